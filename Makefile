@@ -1,0 +1,41 @@
+# The module's two commands are `make book` and `make test`; both bootstrap .venv themselves.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PYTEST := $(BIN)/python -m pytest
+
+.PHONY: book test install bench homework lock clean
+
+install: $(STAMP)
+
+# The virtual environment is (re)built whenever the pinned set or the package metadata change.
+$(STAMP): requirements.lock pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $(STAMP)
+
+# Execute the chapters (cached by jupyter-cache) and build the HTML book; any warning fails it.
+book: $(STAMP)
+	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
+	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
+
+# Package tests, strict nbval over every chapter, then checks of the freshly built book.
+test: $(STAMP)
+	$(MAKE) --no-print-directory book
+	$(PYTEST) tests notebooks --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
+		--ignore=notebooks/homework
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+# Regenerate requirements.lock from requirements.in in a scratch environment.
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet -r requirements.in
+	{ sed -n '1,3p' requirements.lock; .lock-venv/bin/python -m pip freeze --all | grep -v '^pip=='; } > requirements.lock.new
+	mv requirements.lock.new requirements.lock && rm -rf .lock-venv
+
+clean:
+	rm -rf _build

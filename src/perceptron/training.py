@@ -1,0 +1,198 @@
+"""Rosenblatt's perceptron: the mistake-driven training loop in its textbook variants.
+
+Conventions (stated once in the book's notation page and used everywhere):
+
+* a *mistake* is ``y_i * (w @ x_i + b) <= 0``: a point on the hyperplane counts as a mistake,
+  which is also scikit-learn's rule;
+* on a mistake ``w += eta * y_i * x_i``; the bias follows the ``bias`` mode, which is the same
+  as augmenting every point with a constant coordinate ``c`` and learning its weight ``b / c``:
+
+  ============  ==========  ===========================  ==============================
+  ``bias``      ``c``       bias update                  mistake bound (zero start)
+  ============  ==========  ===========================  ==============================
+  ``"one"``     1           ``b += eta * y_i``           Novikoff on the augmented data
+  ``"radius"``  R           ``b += eta * y_i * R**2``    ``(2 R / gamma)**2``
+  ``"none"``    0           ``b`` stays ``b0``           ``(R / gamma)**2``
+  ============  ==========  ===========================  ==============================
+
+  where ``R = max_i ||x_i||``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ._validation import (
+    BiasMode,
+    check_bias,
+    check_epochs,
+    check_positive,
+    check_scalar,
+    check_w,
+    check_Xy,
+)
+from .results import TrainResult, Update
+
+
+def bias_scale(X: NDArray[np.float64], bias: BiasMode) -> float:
+    """Return the constant ``c`` that the bias mode appends to every point (1, R or 0)."""
+    if bias == "one":
+        return 1.0
+    if bias == "radius":
+        return float(np.max(np.linalg.norm(X, axis=1)))
+    return 0.0
+
+
+def visiting_order(n: int, shuffle: bool, seed: int | np.random.Generator | None) -> Callable[[], NDArray[np.intp]]:
+    """Return a function giving the order of the next pass: fixed, or a fresh seeded permutation."""
+    if not shuffle:
+        fixed = np.arange(n)
+        return lambda: fixed
+    rng = np.random.default_rng(seed)
+    return lambda: rng.permutation(n)
+
+
+def count_errors(X: NDArray[np.float64], y: NDArray[np.float64], w: NDArray[np.float64], b: float) -> int:
+    """Count the points with ``y (w.x + b) <= 0`` (the book's notion of a mistake)."""
+    return int(np.count_nonzero(y * (X @ w + b) <= 0))
+
+
+def diverged(what: str) -> ValueError:
+    """The error raised when arithmetic overflows during training."""
+    return ValueError(
+        f"training diverged: {what} overflowed to inf/NaN; rescale X or lower eta (or w0/b0)"
+    )
+
+
+def train(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    eta: float = 1.0,
+    bias: str = "one",
+    w0: ArrayLike | None = None,
+    b0: float = 0.0,
+    max_epochs: int = 1000,
+    shuffle: bool = False,
+    seed: int | np.random.Generator | None = None,
+    record: bool = False,
+) -> TrainResult:
+    """Train a perceptron by Rosenblatt's mistake-driven rule.
+
+    The loop visits the samples pass after pass; on every mistake (``y_i (w.x_i + b) <= 0``) it
+    adds ``eta * y_i * x_i`` to ``w`` and updates ``b`` as ``bias`` says. It stops after the first
+    pass without a mistake, or after ``max_epochs`` passes, so it always terminates.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+        Training points, finite.
+    y : array_like of shape (n_samples,)
+        Labels, each -1 or +1, both present.
+    eta : float, default 1.0
+        Learning rate, > 0. From a zero start it only rescales ``(w, b)``: the mistakes are the same.
+    bias : {"one", "radius", "none"}, default "one"
+        How the bias is learned: ``b += eta*y`` (augment with 1), ``b += eta*y*R**2`` (the
+        variant of the CMU 36-350 notes, augment with R) or not at all (``b`` stays ``b0``).
+    w0 : array_like of shape (n_features,), optional
+        Starting weights; zeros when omitted.
+    b0 : float, default 0.0
+        Starting bias.
+    max_epochs : int, default 1000
+        Largest number of passes, >= 1.
+    shuffle : bool, default False
+        Visit the samples in a fresh random permutation every pass instead of in the given order.
+    seed : int or numpy.random.Generator, optional
+        Source of the permutations when ``shuffle`` is True.
+    record : bool, default False
+        Keep every update (index and the ``(w, b)`` after it) in ``history``.
+
+    Returns
+    -------
+    TrainResult
+        ``w``, ``b``, ``mistakes``, ``epochs``, ``converged``, ``history`` and ``errors``.
+
+    Raises
+    ------
+    ValueError
+        On invalid data, labels other than -1/+1, ``eta <= 0``, ``max_epochs < 1``, an unknown
+        ``bias``, or when the weights or scores overflow during training.
+
+    See Also
+    --------
+    pocket : keeps the best weights on data that are not separable.
+    averaged : the averaged perceptron.
+    mistake_bound : the number of mistakes this function can make on separable data.
+
+    References
+    ----------
+    .. [1] F. Rosenblatt, "The perceptron: a probabilistic model for information storage and
+       organization in the brain", Psychological Review 65(6), 1958.
+
+    Examples
+    --------
+    >>> X = [[2.0, 1.0], [1.0, 3.0], [-1.0, -1.0], [-2.0, 1.0]]
+    >>> y = [1, 1, -1, -1]
+    >>> result = train(X, y)
+    >>> result.converged, result.mistakes, result.w.tolist(), result.b
+    (True, 3, [3.0, 3.0], -1.0)
+    """
+    Xa, ya = check_Xy(X, y)
+    eta = check_positive(eta, "eta")
+    mode = check_bias(bias)
+    max_epochs = check_epochs(max_epochs)
+    w = np.zeros(Xa.shape[1]) if w0 is None else check_w(w0, Xa.shape[1], name="w0").copy()
+    b = check_scalar(b0, "b0")
+    step_b = eta * bias_scale(Xa, mode) ** 2
+    next_order = visiting_order(Xa.shape[0], shuffle, seed)
+    return reference_loop(Xa, ya, eta, step_b, w, b, max_epochs, next_order, record)
+
+
+def reference_loop(
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    eta: float,
+    step_b: float,
+    w: NDArray[np.float64],
+    b: float,
+    max_epochs: int,
+    next_order: Callable[[], NDArray[np.intp]],
+    record: bool,
+) -> TrainResult:
+    """The textbook loop, one sample at a time: the version the book teaches from.
+
+    Inputs are trusted (validated by :func:`train`). ``w`` is modified in place.
+    """
+    mistakes = 0
+    history: list[Update] = []
+    epoch = 0
+    clean = False
+    while epoch < max_epochs and not clean:
+        epoch += 1
+        clean = True
+        for i in next_order():
+            score = float(X[i] @ w) + b
+            if not math.isfinite(score):
+                raise diverged("a score")
+            if y[i] * score <= 0:  # on the wrong side, or on the hyperplane: a mistake
+                w += (eta * y[i]) * X[i]
+                b += y[i] * step_b
+                mistakes += 1
+                clean = False
+                if record:
+                    history.append(Update(epoch, int(i), w.copy(), b))
+        if not (np.isfinite(w).all() and math.isfinite(b)):
+            raise diverged("the weights")
+    return TrainResult(
+        w=w,
+        b=b,
+        mistakes=mistakes,
+        epochs=epoch,
+        converged=clean,
+        history=tuple(history),
+        errors=count_errors(X, y, w, b),
+    )
