@@ -36,6 +36,7 @@ lock:
 	.lock-venv/bin/python -m pip install --quiet -r requirements.in
 	{ sed -n '1,3p' requirements.lock; .lock-venv/bin/python -m pip freeze --all | grep -v '^pip=='; } > requirements.lock.new
 	mv requirements.lock.new requirements.lock && rm -rf .lock-venv
+	$(PYTHON) tools/write_environment_yml.py
 
 clean:
 	rm -rf _build

@@ -4,9 +4,9 @@ Every chapter of the book imports this package. Labels are -1/+1; sgn(0) = +1; a
 mistake is ``y (w.x + b) <= 0``. See the book's notation page for every convention.
 """
 
-from . import datasets
+from . import datasets, plotting, widgets
 from .bounds import mistake_bound
-from .linear import decision_function, predict
+from .linear import decision_function, predict, prototype
 from .margins import MaxMargin, functional_margins, geometric_margin, max_margin, radius
 from .results import TrainResult, Update
 from .training import train
@@ -18,12 +18,15 @@ __all__ = [
     "TrainResult",
     "Update",
     "datasets",
+    "plotting",
+    "widgets",
     "decision_function",
     "functional_margins",
     "geometric_margin",
     "max_margin",
     "mistake_bound",
     "predict",
+    "prototype",
     "radius",
     "train",
 ]

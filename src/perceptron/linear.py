@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_scalar, check_w, check_X
+from ._validation import check_scalar, check_w, check_X, check_Xy
 
 
 def decision_function(X: ArrayLike, w: ArrayLike, b: float = 0.0) -> NDArray[np.float64]:
@@ -71,3 +71,33 @@ def predict(X: ArrayLike, w: ArrayLike, b: float = 0.0) -> NDArray[np.int64]:
     """
     scores = decision_function(X, w, b)
     return np.where(scores >= 0, 1, -1).astype(np.int64)
+
+
+def prototype(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], float]:
+    """Return ``(w, b)`` of the prototype (nearest class mean) classifier.
+
+    A point is assigned to the class whose mean is closer. Comparing squared distances,
+    ``||x - c_-||^2 - ||x - c_+||^2 = 2 (c_+ - c_-).x + ||c_-||^2 - ||c_+||^2``, so the rule is the
+    linear classifier ``w = c_+ - c_-``, ``b = (||c_-||^2 - ||c_+||^2) / 2`` (times 2, which does not
+    change it). A point equidistant from both means gets +1, as sgn(0) = +1 says.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+    y : array_like of shape (n_samples,), labels in {-1, +1}
+
+    Returns
+    -------
+    w : ndarray of shape (n_features,)
+    b : float
+
+    Examples
+    --------
+    >>> w, b = prototype([[2.0, 0.0], [4.0, 0.0], [0.0, 0.0]], [1, 1, -1])
+    >>> w.tolist(), b
+    ([3.0, 0.0], -4.5)
+    """
+    Xa, ya = check_Xy(X, y)
+    c_pos = Xa[ya == 1].mean(axis=0)
+    c_neg = Xa[ya == -1].mean(axis=0)
+    return c_pos - c_neg, float((c_neg @ c_neg - c_pos @ c_pos) / 2)

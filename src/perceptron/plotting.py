@@ -1,0 +1,185 @@
+"""Figures used across the book: one function per kind of figure, each returning matplotlib objects.
+
+The two classes have the same colours and markers on every page (Okabe-Ito blue and vermillion,
+distinguishable with the common forms of colour blindness); geometry is drawn with equal aspect.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
+
+CLASS_COLORS = {1: "#0072B2", -1: "#D55E00"}
+CLASS_MARKERS = {1: "o", -1: "s"}
+CLASS_LABELS = {1: "$y=+1$", -1: "$y=-1$"}
+BOUNDARY_COLOR = "#222222"
+ACCENT_COLOR = "#009E73"
+
+
+def new_axes(ax: Axes | None = None, *, size: tuple[float, float] = (4.6, 4.2)) -> Axes:
+    """Return ``ax``, or the axes of a new figure of the given size."""
+    if ax is not None:
+        return ax
+    _, ax = plt.subplots(figsize=size, layout="constrained")
+    return ax
+
+
+def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool = True, **kwargs) -> Axes:
+    """Scatter a two-feature dataset, each class in its own colour and marker.
+
+    Extra keyword arguments go to ``Axes.scatter`` (e.g. ``s``, ``alpha``).
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"plot_data draws 2-D points: X must have shape (n, 2), got {X.shape}")
+    ax = new_axes(ax)
+    style = {"s": 28, "edgecolors": "white", "linewidths": 0.6, "zorder": 3} | kwargs
+    for label in (1, -1):
+        pts = X[y == label]
+        ax.scatter(pts[:, 0], pts[:, 1], c=CLASS_COLORS[label], marker=CLASS_MARKERS[label],
+                   label=CLASS_LABELS[label], **style)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    if equal:
+        ax.set_aspect("equal", adjustable="datalim")
+    return ax
+
+
+def _line_points(w: np.ndarray, b: float, xlim: tuple[float, float], ylim: tuple[float, float]) -> np.ndarray | None:
+    """Two points of the line w.x + b = 0 spanning the box, or None if it misses the box."""
+    w1, w2 = float(w[0]), float(w[1])
+    if w1 == 0.0 and w2 == 0.0:
+        return None
+    if abs(w2) >= abs(w1):
+        xs = np.array(xlim)
+        return np.column_stack([xs, -(b + w1 * xs) / w2])
+    ys = np.array(ylim)
+    return np.column_stack([-(b + w2 * ys) / w1, ys])
+
+
+def plot_hyperplane(
+    w: ArrayLike,
+    b: float = 0.0,
+    ax: Axes | None = None,
+    *,
+    shade: bool = True,
+    normal: bool = True,
+    color: str = BOUNDARY_COLOR,
+    label: str | None = "$w\\cdot x + b = 0$",
+    linestyle: str = "-",
+) -> Axes:
+    """Draw the line ``w.x + b = 0`` in the current view, its normal vector and the two half-planes.
+
+    The half-plane where ``w.x + b >= 0`` (predicted +1, including the line itself) is tinted with
+    the +1 colour, the other with the -1 colour. The normal arrow starts at the point of the line
+    closest to the origin, ``-b w / ||w||^2``.
+    """
+    w = np.asarray(w, dtype=float)
+    if w.shape != (2,):
+        raise ValueError(f"plot_hyperplane draws lines in the plane: w must have 2 entries, got shape {w.shape}")
+    ax = new_axes(ax)
+    ax.autoscale_view()
+    xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    if shade and np.any(w != 0):
+        gx, gy = np.meshgrid(np.linspace(*xlim, 200), np.linspace(*ylim, 200))
+        side = np.where(w[0] * gx + w[1] * gy + b >= 0, 1.0, 0.0)
+        ax.contourf(gx, gy, side, levels=[-0.5, 0.5, 1.5], colors=[CLASS_COLORS[-1], CLASS_COLORS[1]],
+                    alpha=0.12, zorder=0)
+    pts = _line_points(w, b, xlim, ylim)
+    if pts is not None:
+        ax.plot(pts[:, 0], pts[:, 1], color=color, linestyle=linestyle, lw=1.8, label=label, zorder=2)
+        if normal:
+            foot = -b * w / np.dot(w, w)
+            scale = 0.25 * min(xlim[1] - xlim[0], ylim[1] - ylim[0])
+            tip = w / np.linalg.norm(w) * scale
+            ax.annotate("", xy=foot + tip, xytext=foot,
+                        arrowprops={"arrowstyle": "-|>", "color": color, "lw": 1.5}, zorder=4)
+            ax.text(*(foot + 1.12 * tip), "$w$", color=color, ha="center", va="center")
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return ax
+
+
+def plot_margin_band(w: ArrayLike, b: float, gamma: float, ax: Axes | None = None, *, color: str = ACCENT_COLOR) -> Axes:
+    """Draw the two lines at geometric distance ``gamma`` on either side of ``w.x + b = 0``."""
+    w = np.asarray(w, dtype=float)
+    ax = new_axes(ax)
+    norm = float(np.linalg.norm(w))
+    if norm == 0.0:
+        raise ValueError("w is the zero vector: there is no hyperplane to draw a margin around")
+    xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    for sign in (1, -1):
+        pts = _line_points(w, b - sign * gamma * norm, xlim, ylim)
+        if pts is not None:
+            ax.plot(pts[:, 0], pts[:, 1], color=color, lw=1.2, linestyle="--",
+                    label="margin band" if sign == 1 else None, zorder=2)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return ax
+
+
+def plot_classifier(
+    X: ArrayLike,
+    y: ArrayLike,
+    w: ArrayLike,
+    b: float = 0.0,
+    ax: Axes | None = None,
+    *,
+    title: str | None = None,
+    highlight: int | None = None,
+    legend: bool = True,
+) -> Axes:
+    """Data, decision boundary, half-planes and normal of a linear classifier in one picture.
+
+    ``highlight`` rings one sample (e.g. the one that just triggered an update).
+    """
+    ax = plot_data(X, y, ax)
+    X = np.asarray(X, dtype=float)
+    pad = 0.15 * (np.ptp(X, axis=0).max() or 1.0)
+    ax.set_xlim(X[:, 0].min() - pad, X[:, 0].max() + pad)
+    ax.set_ylim(X[:, 1].min() - pad, X[:, 1].max() + pad)
+    ax.set_aspect("equal", adjustable="box")
+    plot_hyperplane(w, b, ax)
+    if highlight is not None:
+        ax.scatter(*X[highlight], s=180, facecolors="none", edgecolors=BOUNDARY_COLOR, linewidths=1.8,
+                   zorder=5, label="updated on")
+    if title:
+        ax.set_title(title)
+    if legend:
+        ax.legend(loc="best", fontsize="small", framealpha=0.85)
+    return ax
+
+
+def plot_decision_regions(
+    predict_fn: Callable[[np.ndarray], np.ndarray],
+    X: ArrayLike,
+    y: ArrayLike,
+    ax: Axes | None = None,
+    *,
+    resolution: int = 200,
+    title: str | None = None,
+) -> Axes:
+    """Tint the plane by ``predict_fn`` (any classifier, e.g. a kernel perceptron) and scatter the data."""
+    X = np.asarray(X, dtype=float)
+    ax = new_axes(ax)
+    pad = 0.15 * (np.ptp(X, axis=0).max() or 1.0)
+    gx, gy = np.meshgrid(np.linspace(X[:, 0].min() - pad, X[:, 0].max() + pad, resolution),
+                         np.linspace(X[:, 1].min() - pad, X[:, 1].max() + pad, resolution))
+    z = np.asarray(predict_fn(np.column_stack([gx.ravel(), gy.ravel()]))).reshape(gx.shape)
+    ax.contourf(gx, gy, z, levels=[-1.5, 0, 1.5], colors=[CLASS_COLORS[-1], CLASS_COLORS[1]], alpha=0.15, zorder=0)
+    ax.contour(gx, gy, z, levels=[0], colors=[BOUNDARY_COLOR], linewidths=1.5, zorder=1)
+    plot_data(X, y, ax)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def figure_of(ax: Axes) -> Figure:
+    """The figure an axes belongs to (convenience for widget draw functions)."""
+    return ax.get_figure()  # type: ignore[return-value]

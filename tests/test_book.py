@@ -1,0 +1,56 @@
+"""Checks of the built book (_build/html), run by `make test` right after `make book`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = ROOT / "_build" / "html"
+
+
+def toc_files() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+    for part in toc.get("parts", []):
+        files += [chapter["file"] for chapter in part["chapters"]]
+    return files
+
+
+@pytest.fixture(scope="module")
+def built() -> Path:
+    assert (HTML / "index.html").exists(), "the book is not built: run `make book` (make test does it first)"
+    return HTML
+
+
+@pytest.mark.parametrize("page", toc_files())
+def test_every_toc_page_is_built_without_leftover_errors(built, page):
+    path = built / f"{page}.html"
+    assert path.exists(), f"{page} is in _toc.yml but {path} was not built"
+    text = path.read_text(encoding="utf-8")
+    for marker in ("system-message", "Unknown directive", "Traceback (most recent call last)", "CellExecutionError"):
+        assert marker not in text, f"{page}.html contains {marker!r}"
+
+
+@pytest.mark.parametrize("page", [p for p in toc_files() if p.startswith("notebooks/")])
+def test_chapters_render_their_math_blocks_and_exercises(built, page):
+    text = (built / f"{page}.html").read_text(encoding="utf-8")
+    assert re.search(r'class="[^"]*\bproof\b', text), f"{page}: no theorem/definition/proof block rendered"
+    assert re.search(r'class="[^"]*\bexercise\b', text), f"{page}: no exercise block rendered"
+    assert re.search(r'class="[^"]*\bsolution\b', text), f"{page}: no solution block rendered"
+    assert "math notranslate" in text, f"{page}: no math"
+
+
+def test_references_page_lists_the_bibliography(built):
+    text = (built / "book" / "references.html").read_text(encoding="utf-8")
+    for key in ("Rosenblatt", "Novikoff", "Block"):
+        assert key in text, f"{key} missing from the references page"
+
+
+def test_static_book_shows_slider_views_not_dead_widgets(built):
+    for page in built.glob("notebooks/*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "application/vnd.jupyter.widget-view+json" not in text, f"{page.name} embeds a live-widget view"
