@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: book test install bench homework lock clean
+.PHONY: book test install browser bench homework lock clean
 
 install: $(STAMP)
 
@@ -18,11 +18,19 @@ $(STAMP): requirements.lock pyproject.toml
 
 # Execute the chapters (cached by jupyter-cache) and build the HTML book; any warning fails it.
 book: $(STAMP)
+	$(BIN)/python tools/vendor_mathjax.py
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
-# Package tests, strict nbval over every chapter, then checks of the freshly built book.
-test: $(STAMP)
+# Debian's Chromium for the browser test of the built book (never a browser download of Playwright's).
+CHROMIUM := /usr/bin/chromium
+browser: $(CHROMIUM)
+$(CHROMIUM):
+	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq chromium
+
+# The book build, then package tests, checks of the built book in Chromium, strict nbval over every chapter.
+test: $(STAMP) browser
 	$(MAKE) --no-print-directory book
 	$(PYTEST) tests notebooks --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		--ignore=notebooks/homework

@@ -54,3 +54,22 @@ def test_static_book_shows_slider_views_not_dead_widgets(built):
     for page in built.glob("notebooks/*.html"):
         text = page.read_text(encoding="utf-8")
         assert "application/vnd.jupyter.widget-view+json" not in text, f"{page.name} embeds a live-widget view"
+
+
+@pytest.mark.parametrize("page", toc_files())
+def test_no_unrendered_dollar_math_in_prose(built, page):
+    """A `$` left in the rendered prose means MyST did not recognise a formula (e.g. `$$` glued to text)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((built / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
+    article = soup.find("article") or soup
+    for tag in article.select("pre, code, script, style, .math, .cell_output, .output, div.highlight"):
+        tag.decompose()
+    stray = [line.strip() for line in article.get_text("\n").splitlines() if "$" in line]
+    assert not stray, f"{page}: unrendered math near: {stray[:3]}"
+
+
+@pytest.mark.parametrize("page", toc_files())
+def test_every_page_is_under_3_mb(built, page):
+    size = (built / f"{page}.html").stat().st_size
+    assert size < 3_000_000, f"{page}.html is {size / 1e6:.2f} MB (the budget is 3 MB)"

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from perceptron import decision_function, predict, train
+from perceptron import decision_function, predict, prototype, train
 
 finite = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
 
@@ -93,3 +93,30 @@ def test_predict_does_not_modify_its_inputs():
 def test_weight_length_must_match_features(w):
     with pytest.raises(ValueError, match="w has .* entries but X has 2 features"):
         predict([[1.0, 2.0]], w)
+
+
+# --- prototype (nearest class mean) ----------------------------------------------------------
+
+
+def test_prototype_hand_computed_means():
+    # c+ = (3, 0), c- = (0, 0): w = c+ - c- = (3, 0), b = (0 - 9) / 2.
+    w, b = prototype([[2.0, 0.0], [4.0, 0.0], [0.0, 0.0]], [1, 1, -1])
+    assert w.tolist() == [3.0, 0.0] and b == -4.5
+
+
+def test_prototype_assigns_each_point_to_the_nearer_class_mean():
+    rng = np.random.default_rng(2)
+    X, y = rng.normal(size=(30, 3)), np.where(np.arange(30) < 12, 1, -1)
+    w, b = prototype(X, y)
+    c_pos, c_neg = X[y == 1].mean(axis=0), X[y == -1].mean(axis=0)
+    Q = rng.normal(size=(200, 3)) * 3
+    nearer_pos = np.linalg.norm(Q - c_pos, axis=1) < np.linalg.norm(Q - c_neg, axis=1)
+    assert np.array_equal(predict(Q, w, b) == 1, nearer_pos)
+
+
+def test_prototype_puts_the_midpoint_of_the_means_on_the_hyperplane():
+    X = np.array([[1.0, 3.0], [3.0, 5.0], [-2.0, 0.0], [0.0, -2.0]])
+    w, b = prototype(X, [1, 1, -1, -1])
+    midpoint = (np.array([2.0, 4.0]) + np.array([-1.0, -1.0])) / 2
+    assert midpoint @ w + b == pytest.approx(0.0, abs=1e-12)
+    assert predict(midpoint[None, :], w, b).tolist() == [1]  # equidistant gets +1

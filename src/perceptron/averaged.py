@@ -97,6 +97,22 @@ def _survivors(
 
     Also returns the number of updates and whether the last pass was clean. Inputs are trusted.
     """
+    try:  # overflow is an error, not a warning followed by inf/NaN weights
+        with np.errstate(over="raise", invalid="raise"):
+            return _survivor_loop(X, y, eta, step_b, max_epochs, next_order)
+    except FloatingPointError:
+        raise diverged("a score or the weights") from None
+
+
+def _survivor_loop(
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    eta: float,
+    step_b: float,
+    max_epochs: int,
+    next_order: Callable[[], NDArray[np.intp]],
+) -> tuple[list[Survivor], int, bool]:
+    """The loop of :func:`_survivors`."""
     n = X.shape[0]
     w = np.zeros(X.shape[1])
     b = 0.0
@@ -209,8 +225,12 @@ def averaged(
     survivors, mistakes, clean = _survivors(Xa, ya, eta, step_b, max_epochs, next_order)
     counts = np.array([c for _, _, c in survivors], dtype=np.float64)
     total = counts.sum()  # == n * max_epochs
-    w = np.sum([c * wk for wk, _, c in survivors], axis=0) / total
-    b = float(sum(c * bk for _, bk, c in survivors) / total)
+    try:
+        with np.errstate(over="raise", invalid="raise"):
+            w = counts @ np.stack([wk for wk, _, _ in survivors]) / total
+            b = float(counts @ np.array([bk for _, bk, _ in survivors]) / total)
+    except FloatingPointError:
+        raise diverged("the sum of the weights") from None
     return TrainResult(
         w=w,
         b=b,

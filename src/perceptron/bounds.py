@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._validation import check_bias, check_Xy
-from .margins import max_margin
+from .margins import max_margin, radius
 
 
 def mistake_bound(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> float:
@@ -50,7 +50,7 @@ def mistake_bound(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> float:
     mode = check_bias(bias)
     if mode == "one":
         Xa = np.column_stack([Xa, np.ones(len(ya))])
-    R = float(np.max(np.linalg.norm(Xa, axis=1)))
+    R = radius(Xa)
     gamma = max_margin(Xa, ya, bias=(mode == "radius")).gamma
     factor = 2.0 if mode == "radius" else 1.0
     return float((factor * R / gamma) ** 2)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ._validation import check_positive
+from ._validation import check_positive, check_scalar
 
 Dataset = tuple[NDArray[np.float64], NDArray[np.int64]]
 
@@ -48,7 +48,7 @@ def make_separable(
         Number of points, >= 2.
     n_features : int, default 2
     margin : float, default 0.1
-        Half-width of the empty band around the hyperplane, ``0 < margin < radius``.
+        Half-width of the empty band around the hyperplane, ``0 < margin < radius / 2``.
     radius : float, default 1.0
         Radius of the ball the points are drawn from.
     bias : bool, default True
@@ -118,6 +118,7 @@ def make_overlapping(
     """
     n = _check_n(n_samples)
     d = _check_d(n_features)
+    separation = check_scalar(separation, "separation")
     if not np.isfinite(separation) or separation < 0:
         raise ValueError(f"separation must be a finite number >= 0, got {separation!r}")
     rng = np.random.default_rng(seed)
@@ -133,6 +134,7 @@ def flip_labels(
     y: NDArray[np.int64], fraction: float, *, seed: int | np.random.Generator | None = 0
 ) -> NDArray[np.int64]:
     """Return a copy of ``y`` with ``round(fraction * n)`` labels, chosen at random, flipped."""
+    fraction = check_scalar(fraction, "fraction")
     if not 0 <= fraction <= 1:
         raise ValueError(f"fraction must be in [0, 1], got {fraction!r}")
     y = np.asarray(y).copy()
@@ -156,6 +158,7 @@ def make_xor(
     (8, 2)
     """
     n = _check_n(n_samples, least=4)
+    noise = check_scalar(noise, "noise")
     if not np.isfinite(noise) or noise < 0:
         raise ValueError(f"noise must be a finite number >= 0, got {noise!r}")
     rng = np.random.default_rng(seed)
@@ -212,7 +215,7 @@ def load_iris_pair(
             raise ValueError(f"unknown iris species {name!r}; choose from {names}")
     if first == second:
         raise ValueError("first and second must be different species")
-    if not features or any(f not in range(4) for f in features):
+    if not features or any(not isinstance(f, (int, np.integer)) or f not in range(4) for f in features):
         raise ValueError(f"features must be indices in 0..3, got {features!r}")
     keep = np.isin(data.target, [names.index(first), names.index(second)])
     X = data.data[keep][:, list(features)].astype(np.float64)

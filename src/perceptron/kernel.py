@@ -11,7 +11,11 @@ where ``alpha_i`` counts the mistakes made on point ``i``, and the score of a po
 ``k(x_i, x)`` runs the perceptron in the kernel's feature space without ever building it: the
 bias is still ``b += y_i``, i.e. the feature vectors are augmented with a constant 1, as in the
 primal perceptron (it is *not* folded into the kernel). With the linear kernel the algorithm makes
-exactly the same mistakes as :func:`~perceptron.train` with ``bias="one"``.
+exactly the same mistakes as :func:`~perceptron.train` with ``bias="one"`` and ends with
+``w = sum_i alpha_i y_i x_i``. That holds exactly when the arithmetic is exact (integer or dyadic
+data such as the digits, scaled by 1/16); otherwise the two sum their scores in different orders,
+and a score that is exactly 0 in exact arithmetic can round to a different sign in each (on
+the iris pair in the given order this first happens in pass 255).
 
 The Gram matrix of the training points is computed once, with scikit-learn's pairwise kernels;
 training then costs ``O(n)`` per mistake (the scores of all training points are kept up to date)
@@ -41,13 +45,15 @@ def _gram(
     """Return the matrix ``k(a_i, b_j)`` of shape ``(len(A), len(B))``. Arguments are trusted."""
     from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 
-    if kernel == "linear":
-        K = linear_kernel(A, B)
-    elif kernel == "poly":
-        # gamma=1: the book's (x.z + coef0)**degree; scikit-learn's gamma scales x.z.
-        K = polynomial_kernel(A, B, degree=degree, gamma=1.0, coef0=coef0)
-    elif kernel == "rbf":
-        K = rbf_kernel(A, B, gamma=gamma)
+    if isinstance(kernel, str):
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is caught below, with advice
+            if kernel == "linear":
+                K = linear_kernel(A, B)
+            elif kernel == "poly":
+                # gamma=1: the book's (x.z + coef0)**degree; scikit-learn's gamma would scale x.z.
+                K = polynomial_kernel(A, B, degree=degree, gamma=1.0, coef0=coef0)
+            else:
+                K = rbf_kernel(A, B, gamma=gamma)
     else:  # a callable, whose output nothing vouches for
         try:
             K = np.asarray(kernel(A, B), dtype=np.float64)
@@ -224,24 +230,11 @@ def kernel_train(
     K = _gram(Xa, Xa, kernel, degree, gamma, coef0)
     next_order = visiting_order(Xa.shape[0], shuffle, seed)
 
-    n = Xa.shape[0]
-    alpha = np.zeros(n, dtype=np.int64)
-    b = 0.0
-    # scores[j] = f(x_j), kept current: a mistake on i adds y_i k(x_i, x_j) + y_i to every f(x_j).
-    scores = np.zeros(n)
-    epoch = 0
-    clean = False
-    while epoch < max_epochs and not clean:
-        epoch += 1
-        clean = True
-        for i in next_order():
-            if ya[i] * scores[i] <= 0:
-                alpha[i] += 1
-                b += float(ya[i])
-                scores += ya[i] * (K[i] + 1.0)
-                clean = False
-        if not np.isfinite(scores).all():
-            raise diverged("the scores")
+    try:  # overflow is an error, not a warning followed by inf/NaN scores
+        with np.errstate(over="raise", invalid="raise"):
+            alpha, b, epoch, clean = _dual_loop(K, ya, max_epochs, next_order)
+    except FloatingPointError:
+        raise diverged("the scores") from None
     return KernelPerceptron(
         alpha=alpha,
         b=b,
@@ -255,6 +248,33 @@ def kernel_train(
         epochs=epoch,
         converged=clean,
     )
+
+
+def _dual_loop(
+    K: NDArray[np.float64],
+    y: NDArray[np.float64],
+    max_epochs: int,
+    next_order: Callable[[], NDArray[np.intp]],
+) -> tuple[NDArray[np.int64], float, int, bool]:
+    """The dual perceptron on the Gram matrix ``K``; returns ``alpha, b, epochs, converged``."""
+    n = K.shape[0]
+    alpha = np.zeros(n, dtype=np.int64)
+    b = 0.0
+    # scores[j] = f(x_j), kept current: a mistake on i adds y_i k(x_i, x_j) + y_i to every f(x_j),
+    # so a visit costs O(1) and a mistake O(n).
+    scores = np.zeros(n)
+    epoch = 0
+    clean = False
+    while epoch < max_epochs and not clean:
+        epoch += 1
+        clean = True
+        for i in next_order():
+            if y[i] * scores[i] <= 0:
+                alpha[i] += 1
+                b += float(y[i])
+                scores += y[i] * (K[i] + 1.0)
+                clean = False
+    return alpha, b, epoch, clean
 
 
 def kernel_predict(model: KernelPerceptron, X: ArrayLike) -> NDArray[np.int64]:

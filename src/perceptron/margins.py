@@ -54,7 +54,7 @@ def geometric_margin(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -
     1.0
     """
     margins = functional_margins(X, y, w, b)
-    norm = float(np.linalg.norm(np.asarray(w, dtype=np.float64)))
+    norm = _max_row_norm(np.asarray(w, dtype=np.float64)[None, :])
     if norm == 0.0:
         raise ValueError("w is the zero vector: it defines no hyperplane, so there is no geometric margin")
     return float(margins.min() / norm)
@@ -68,7 +68,15 @@ def radius(X: ArrayLike) -> float:
     >>> radius([[3.0, 4.0], [1.0, 0.0]])
     5.0
     """
-    return float(np.max(np.linalg.norm(check_X(X), axis=1)))
+    return _max_row_norm(check_X(X))
+
+
+def _max_row_norm(X: NDArray[np.float64]) -> float:
+    """``max_i ||x_i||`` for finite ``X``, also when squaring its entries would overflow or underflow."""
+    top = float(np.max(np.abs(X)))
+    if top == 0.0 or 1e-150 < top < 1e150:  # no square overflows or underflows: plain norm
+        return float(np.max(np.linalg.norm(X, axis=1)))
+    return top * float(np.max(np.linalg.norm(X / top, axis=1)))
 
 
 class MaxMargin(NamedTuple):
@@ -116,7 +124,9 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, bias: bool = True) -> MaxMargin:
     ([1.0, 0.0], -1.0, 1.0)
     """
     Xa, ya = check_Xy(X, y)
-    scale = float(np.max(np.linalg.norm(Xa, axis=1)))
+    if not isinstance(bias, (bool, np.bool_)):  # a bias *mode* string such as "none" is truthy
+        raise ValueError(f"bias must be True or False, got {bias!r}")
+    scale = _max_row_norm(Xa)
     if scale == 0.0:
         raise ValueError("the data are not linearly separable: every point is the origin")
     # Work on data scaled into the unit ball so that the solvers' tolerances mean the same

@@ -183,3 +183,133 @@ def plot_decision_regions(
 def figure_of(ax: Axes) -> Figure:
     """The figure an axes belongs to (convenience for widget draw functions)."""
     return ax.get_figure()  # type: ignore[return-value]
+
+
+def plot_weight_image(
+    w: ArrayLike,
+    shape: tuple[int, int] = (8, 8),
+    ax: Axes | None = None,
+    *,
+    title: str | None = None,
+    colorbar: bool = True,
+) -> Axes:
+    """Show a weight vector as an image, e.g. the 64 pixel weights of an 8x8 digit.
+
+    The colour scale is symmetric around 0, which is white: positive weights (evidence for
+    the +1 class) shade towards the +1 colour, negative ones towards the -1 colour, so the
+    picture reads the same way as the scatter plots.
+
+    Parameters
+    ----------
+    w : array_like of shape (shape[0] * shape[1],)
+        The weights, in row-major pixel order (as ``image.ravel()`` gives them).
+    shape : tuple of int, default (8, 8)
+        Rows and columns of the image.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when omitted.
+    title : str, optional
+    colorbar : bool, default True
+        Add a colour bar labelled "weight".
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        When ``w`` does not hold ``shape[0] * shape[1]`` finite numbers.
+
+    Examples
+    --------
+    >>> ax = plot_weight_image(np.linspace(-1.0, 1.0, 64))
+    >>> [float(v) for v in ax.images[0].get_clim()]
+    [-1.0, 1.0]
+    >>> plt.close(ax.figure)
+    """
+    from matplotlib.colors import LinearSegmentedColormap
+
+    w = np.asarray(w, dtype=float)
+    rows, cols = shape
+    if w.shape != (rows * cols,) or not np.all(np.isfinite(w)):
+        raise ValueError(f"w must hold {rows * cols} finite weights for a {rows}x{cols} image, got shape {w.shape}")
+    ax = new_axes(ax, size=(3.2, 2.8))
+    # An odd number of colours puts one entry exactly at the middle, so 0 is drawn pure white.
+    cmap = LinearSegmentedColormap.from_list("class_weights", [CLASS_COLORS[-1], "white", CLASS_COLORS[1]], N=255)
+    top = float(np.max(np.abs(w))) or 1.0  # all-zero weights: any symmetric scale shows white
+    image = ax.imshow(w.reshape(shape), cmap=cmap, vmin=-top, vmax=top, interpolation="nearest")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    if title:
+        ax.set_title(title)
+    if colorbar:
+        ax.figure.colorbar(image, ax=ax, label="weight", shrink=0.85)
+    return ax
+
+
+def plot_margin(
+    X: ArrayLike,
+    y: ArrayLike,
+    w: ArrayLike,
+    b: float = 0.0,
+    ax: Axes | None = None,
+    *,
+    title: str | None = None,
+    legend: bool = True,
+    rtol: float = 1e-7,
+) -> Axes:
+    """A separator with its margin band and its closest points ringed (the support vectors).
+
+    Draws :func:`plot_classifier`, then the band of half-width ``gamma = min_i y_i (w.x_i + b) /
+    ||w||`` around the line (only when ``gamma > 0``: a hyperplane that misclassifies a point has
+    no band) and rings every point whose geometric margin is within ``rtol * R`` of the smallest,
+    with ``R = max_i ||x_i||``. For the maximum-margin hyperplane the ringed points are its
+    support vectors; for a misclassifying line they are the worst offenders.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, 2)
+    y : array_like of shape (n_samples,), labels in {-1, +1}
+    w : array_like of shape (2,), non-zero
+    b : float, default 0.0
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when omitted.
+    title : str, optional
+    legend : bool, default True
+    rtol : float, default 1e-7
+        Relative tolerance (in units of ``R``) for a point to count as closest.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        On invalid data or a zero ``w`` (from :func:`perceptron.geometric_margin`).
+
+    Examples
+    --------
+    >>> ax = plot_margin([[2.0, 0.0], [0.0, 0.0], [3.0, 1.0]], [1, -1, 1], [1.0, 0.0], -1.0)
+    >>> len(ax.collections[-1].get_offsets())  # the two points at distance 1 are ringed
+    2
+    >>> plt.close(ax.figure)
+    """
+    from .margins import functional_margins, radius
+
+    w = np.asarray(w, dtype=float)
+    margins = functional_margins(X, y, w, b)
+    norm = float(np.linalg.norm(w))
+    if norm == 0.0:
+        raise ValueError("w is the zero vector: it defines no hyperplane, so there is no margin to draw")
+    distances = margins / norm
+    gamma = float(distances.min())
+    ax = plot_classifier(X, y, w, b, ax, title=title, legend=False)
+    if gamma > 0:
+        plot_margin_band(w, b, gamma, ax)
+    closest = np.asarray(X, dtype=float)[distances <= gamma + rtol * radius(X)]
+    ax.scatter(closest[:, 0], closest[:, 1], s=170, facecolors="none", edgecolors=BOUNDARY_COLOR,
+               linewidths=1.5, zorder=5, label="closest points")
+    if legend:
+        ax.legend(loc="best", fontsize="small", framealpha=0.85)
+    return ax

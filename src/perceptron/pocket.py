@@ -37,9 +37,10 @@ References
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from ._validation import check_bias, check_epochs, check_positive, check_Xy
 from .results import TrainResult, Update
@@ -128,10 +129,28 @@ def pocket(
     step_b = eta * bias_scale(Xa, mode) ** 2
     next_order = visiting_order(Xa.shape[0], shuffle, seed)
 
-    w = np.zeros(Xa.shape[1])
+    # Overflow is an error, not a warning: a NaN score would otherwise count as a correct point.
+    try:
+        with np.errstate(over="raise", invalid="raise"):
+            return _pocket_loop(Xa, ya, eta, step_b, max_epochs, next_order, record)
+    except FloatingPointError:
+        raise diverged("a score or the weights") from None
+
+
+def _pocket_loop(
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    eta: float,
+    step_b: float,
+    max_epochs: int,
+    next_order: Callable[[], NDArray[np.intp]],
+    record: bool,
+) -> TrainResult:
+    """The perceptron loop with a ratcheted pocket. Inputs are trusted (validated by pocket)."""
+    w = np.zeros(X.shape[1])
     b = 0.0
     best_w, best_b = w.copy(), b
-    best_errors = Xa.shape[0]  # the zero start scores 0 everywhere: every point is a mistake
+    best_errors = X.shape[0]  # the zero start scores 0 everywhere: every point is a mistake
     history: list[Update] = []
     mistakes = 0
     epoch = 0
@@ -140,22 +159,22 @@ def pocket(
         epoch += 1
         clean = True
         for i in next_order():
-            score = float(Xa[i] @ w) + b
+            score = float(X[i] @ w) + b
             if not math.isfinite(score):
                 raise diverged("a score")
-            if ya[i] * score > 0:
+            if y[i] * score > 0:
                 continue
-            w += (eta * ya[i]) * Xa[i]
-            b += float(ya[i]) * step_b
+            w += (eta * y[i]) * X[i]
+            b += float(y[i]) * step_b
+            if not (np.isfinite(w).all() and math.isfinite(b)):
+                raise diverged("the weights")  # before inf/NaN weights could reach the pocket
             mistakes += 1
             clean = False
-            errors = count_errors(Xa, ya, w, b)
+            errors = count_errors(X, y, w, b)
             if errors < best_errors:  # the ratchet: strictly fewer errors, or keep the pocket
                 best_w, best_b, best_errors = w.copy(), float(b), errors
                 if record:
                     history.append(Update(epoch, int(i), best_w.copy(), best_b))
-        if not (np.isfinite(w).all() and math.isfinite(b)):
-            raise diverged("the weights")
     return TrainResult(
         w=best_w,
         b=best_b,

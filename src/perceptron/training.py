@@ -21,6 +21,7 @@ Conventions (stated once in the book's notation page and used everywhere):
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -36,6 +37,9 @@ from ._validation import (
     check_Xy,
 )
 from .results import TrainResult, Update
+
+#: Sample visits (passes x samples) left to the readable loop before the compiled pass takes over.
+REFERENCE_BUDGET = 5_000
 
 
 def bias_scale(X: NDArray[np.float64], bias: BiasMode) -> float:
@@ -54,6 +58,17 @@ def visiting_order(n: int, shuffle: bool, seed: int | np.random.Generator | None
         return lambda: fixed
     rng = np.random.default_rng(seed)
     return lambda: rng.permutation(n)
+
+
+def sequential_dot(x: NDArray[np.float64], w: NDArray[np.float64]) -> float:
+    """Return ``w . x`` with the products added one at a time, left to right.
+
+    This pins the rounding of a score: it is the order of scikit-learn's ``Perceptron`` and of the
+    compiled loop in :mod:`perceptron.fast_training`. ``x @ w`` calls BLAS, which adds in blocks
+    (from 16 features on) and can round differently; that matters only for a score within
+    rounding of 0, but then it decides whether a point is a mistake.
+    """
+    return float(np.cumsum(x * w)[-1])
 
 
 def count_errors(X: NDArray[np.float64], y: NDArray[np.float64], w: NDArray[np.float64], b: float) -> int:
@@ -122,6 +137,14 @@ def train(
         On invalid data, labels other than -1/+1, ``eta <= 0``, ``max_epochs < 1``, an unknown
         ``bias``, or when the weights or scores overflow during training.
 
+    Notes
+    -----
+    Small runs execute :func:`reference_loop`, the loop the book shows. Once a run has visited
+    about ``REFERENCE_BUDGET`` samples without converging (at once when ``n_samples`` exceeds it),
+    the remaining passes run compiled (:mod:`perceptron.fast_training`, with numba), making the
+    same updates in the same order with the same floating-point results; ``record=True`` always
+    uses the readable loop.
+
     See Also
     --------
     pocket : keeps the best weights on data that are not separable.
@@ -139,7 +162,7 @@ def train(
     >>> y = [1, 1, -1, -1]
     >>> result = train(X, y)
     >>> result.converged, result.mistakes, result.w.tolist(), result.b
-    (True, 3, [3.0, 3.0], -1.0)
+    (True, 1, [2.0, 1.0], 1.0)
     """
     Xa, ya = check_Xy(X, y)
     eta = check_positive(eta, "eta")
@@ -149,7 +172,23 @@ def train(
     b = check_scalar(b0, "b0")
     step_b = eta * bias_scale(Xa, mode) ** 2
     next_order = visiting_order(Xa.shape[0], shuffle, seed)
-    return reference_loop(Xa, ya, eta, step_b, w, b, max_epochs, next_order, record)
+    # Both loops below make the same updates in the same order, bit for bit (tests/
+    # test_training_speed_paths.py checks it against each other and scikit-learn). Small runs stay
+    # in the readable loop, which avoids loading numba; the compiled pass takes over once the
+    # work exceeds about REFERENCE_BUDGET sample visits.
+    n = Xa.shape[0]
+    head = max_epochs if record else min(max_epochs, REFERENCE_BUDGET // n)
+    if head > 0:
+        result = reference_loop(Xa, ya, eta, step_b, w, b, head, next_order, record)
+        if result.converged or head == max_epochs:
+            return result
+        w, b = result.w, result.b
+    from .fast_training import fast_loop  # imported on first use: numba takes ~0.3 s to load
+
+    rest = fast_loop(Xa, ya, eta, step_b, w, b, max_epochs - head, next_order)
+    if head == 0:
+        return rest
+    return replace(rest, mistakes=result.mistakes + rest.mistakes, epochs=head + rest.epochs)
 
 
 def reference_loop(
@@ -175,7 +214,7 @@ def reference_loop(
         epoch += 1
         clean = True
         for i in next_order():
-            score = float(X[i] @ w) + b
+            score = sequential_dot(X[i], w) + b
             if not math.isfinite(score):
                 raise diverged("a score")
             if y[i] * score <= 0:  # on the wrong side, or on the hyperplane: a mistake
@@ -189,7 +228,7 @@ def reference_loop(
             raise diverged("the weights")
     return TrainResult(
         w=w,
-        b=b,
+        b=float(b),
         mistakes=mistakes,
         epochs=epoch,
         converged=clean,

@@ -1,0 +1,154 @@
+"""The published book in a real browser: Debian's Chromium driven by Playwright, offline.
+
+The built book (_build/html) is served on 127.0.0.1 and every request to any other host is
+aborted. Each page must load with no console error, typeset its math with the local MathJax,
+render its theorem/proof/exercise/solution blocks, and every slider must change its figure when
+moved. Screenshots land in _build/screenshots/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = ROOT / "_build" / "html"
+SHOTS = ROOT / "_build" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+def toc_pages() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [toc["root"]] + [c["file"] for part in toc.get("parts", []) for c in part["chapters"]]
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # keep pytest output readable
+        pass
+
+
+@pytest.fixture(scope="module")
+def server():
+    assert (HTML / "index.html").exists(), "the book is not built: run `make book` (make test does it first)"
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(HTML)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make test` installs Debian's chromium with apt-get"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+class OfflinePage:
+    """A page whose requests to non-local hosts are aborted, with console errors collected."""
+
+    def __init__(self, browser, base: str):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.blocked: list[str] = []
+        self.errors: list[str] = []
+        self.context.route("**/*", self._route)
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.base = base
+
+    def _route(self, route) -> None:
+        host = urlparse(route.request.url).hostname
+        if host in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            self.blocked.append(route.request.url)
+            route.abort()
+
+    def open(self, path: str) -> None:
+        self.page.goto(f"{self.base}/{path}", wait_until="load")
+        self.page.wait_for_load_state("networkidle")
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def offline(browser, server):
+    page = OfflinePage(browser, server)
+    yield page
+    page.close()
+
+
+def wait_for_math(page) -> int:
+    """Wait until MathJax has typeset the page; return the number of typeset formulas."""
+    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=15000)
+    page.evaluate("() => MathJax.startup.promise")
+    assert page.locator("mjx-merror").count() == 0, "MathJax reported a TeX error"
+    return page.locator("mjx-container").count()
+
+
+@pytest.mark.parametrize("doc", toc_pages())
+def test_page_loads_offline_with_math_and_blocks(offline, doc):
+    offline.open(f"{doc}.html")
+    page = offline.page
+    source = (HTML / f"{doc}.html").read_text(encoding="utf-8")
+    if "math notranslate" in source:  # Sphinx loads MathJax only on pages with math
+        assert "_static/mathjax/tex-chtml.js" in source, f"{doc}: MathJax is not the local copy"
+        assert wait_for_math(page) > 0, f"{doc}: the page has math but MathJax typeset none of it"
+    if doc.startswith("notebooks/"):
+        assert page.locator("div.proof, div.theorem, div.definition, div.lemma").count() > 0, f"{doc}: no prf block"
+        assert page.locator("div.exercise").count() >= 4, f"{doc}: fewer than four exercises rendered"
+        solutions = page.locator("details.solution, div.solution")
+        assert solutions.count() >= 4, f"{doc}: fewer than four solutions rendered"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / (doc.replace("/", "__") + ".png")), full_page=True)
+    assert not offline.blocked, f"{doc} requested non-local resources: {offline.blocked}"
+    assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
+
+
+def slider_pages() -> list[str]:
+    return [d for d in toc_pages() if "perceptron-slider" in (HTML / f"{d}.html").read_text(encoding="utf-8")] \
+        if HTML.exists() else []
+
+
+@pytest.mark.parametrize("doc", [d for d in toc_pages() if d.startswith("notebooks/")])
+def test_every_slider_changes_its_figure(offline, doc):
+    offline.open(f"{doc}.html")
+    page = offline.page
+    sliders = page.locator("div.perceptron-slider")
+    count = sliders.count()
+    expected = len(re.findall(r'class="perceptron-slider"', (HTML / f"{doc}.html").read_text(encoding="utf-8")))
+    assert count == expected
+    for k in range(count):
+        slider = sliders.nth(k)
+        slider.scroll_into_view_if_needed()
+        img, knob, readout = slider.locator("img"), slider.locator("input[type=range]"), slider.locator("output")
+        before, label_before = img.get_attribute("src"), readout.inner_text()
+        at_max = knob.input_value() == knob.get_attribute("max")
+        knob.focus()
+        page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")  # move it as a reader would
+        assert img.get_attribute("src") != before, f"{doc}: slider {k} ({label_before}) did not change its figure"
+        assert readout.inner_text() != label_before, f"{doc}: slider {k} did not update its value label"
+    assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
+
+
+def test_search_page_finds_the_perceptron(offline):
+    offline.open("search.html?q=perceptron")
+    offline.page.wait_for_selector("#search-results li", timeout=15000)
+    assert offline.page.locator("#search-results li").count() > 0
+    assert not offline.blocked, f"search requested non-local resources: {offline.blocked}"

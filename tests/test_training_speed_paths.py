@@ -1,0 +1,294 @@
+"""The compiled training pass (fast_training) against the readable loop and scikit-learn, bit for bit.
+
+``train`` runs small problems in ``reference_loop`` and hands large ones to ``fast_loop``; both must
+make the same updates in the same order, so every comparison here is ``np.array_equal`` on the
+weights and ``==`` on the bias, the mistake count, the epochs, ``converged`` and ``errors``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.linear_model import Perceptron
+
+import perceptron
+from perceptron import datasets, fast_training, training
+from perceptron.fast_training import fast_loop
+from perceptron.training import bias_scale, reference_loop, sequential_dot, visiting_order
+
+BIAS_MODES = ["one", "radius", "none"]
+
+
+def start(X, eta, bias, w0, b0):
+    step_b = eta * bias_scale(X, bias) ** 2
+    w = np.zeros(X.shape[1]) if w0 is None else np.array(w0, dtype=float)
+    return step_b, w, float(b0)
+
+
+def run_reference(X, y, *, eta=1.0, bias="one", w0=None, b0=0.0, max_epochs=50, shuffle=False, seed=None):
+    step_b, w, b = start(X, eta, bias, w0, b0)
+    order = visiting_order(X.shape[0], shuffle, seed)
+    return reference_loop(X, y, eta, step_b, w, b, max_epochs, order, False)
+
+
+def run_fast(X, y, *, eta=1.0, bias="one", w0=None, b0=0.0, max_epochs=50, shuffle=False, seed=None):
+    step_b, w, b = start(X, eta, bias, w0, b0)
+    order = visiting_order(X.shape[0], shuffle, seed)
+    return fast_loop(X, y, eta, step_b, w, b, max_epochs, order)
+
+
+def run_sklearn(X, y, *, eta=1.0, bias="one", w0=None, b0=0.0, max_epochs=50):
+    """scikit-learn's Perceptron, which always runs ``max_epochs`` passes (tol=None)."""
+    assert bias in ("one", "none")
+    clf = Perceptron(eta0=eta, penalty=None, shuffle=False, tol=None, max_iter=max_epochs, fit_intercept=bias == "one")
+    # sklearn trains in the coef_init array itself, so it gets a copy.
+    coef_init = None if w0 is None else np.array(w0, dtype=float)
+    clf.fit(X, y, coef_init=coef_init, intercept_init=None if b0 == 0.0 else [b0])
+    return clf.coef_[0], float(clf.intercept_[0])
+
+
+def assert_same_run(fast, ref):
+    assert np.array_equal(fast.w, ref.w), (fast.w, ref.w)
+    assert fast.b == ref.b
+    assert (fast.mistakes, fast.epochs, fast.converged, fast.errors) == (
+        ref.mistakes,
+        ref.epochs,
+        ref.converged,
+        ref.errors,
+    )
+
+
+def separable(n, d, seed):
+    X, y = datasets.make_separable(n, d, margin=0.05, seed=seed)
+    return X, y.astype(float)
+
+
+def noisy(n, d, seed, rate=0.05):
+    X, y = separable(n, d, seed)
+    flip = np.random.default_rng(seed + 1).random(n) < rate
+    return X, np.where(flip, -y, y)
+
+
+def gaussian(n, d, seed):
+    """Unbounded coordinates of mixed scale, labels by a tilted plane plus 5% flips: many mistakes."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)) * rng.choice([1e-3, 1.0, 1e3], size=d)
+    y = np.where(X @ rng.standard_normal(d) + 0.3 >= 0, 1.0, -1.0)
+    y[rng.random(n) < 0.05] *= -1
+    return X, y
+
+
+CASES = [(kind, n, d, seed) for kind in (separable, noisy, gaussian) for n, d in [(200, 1), (300, 2), (400, 20)] for seed in (0, 1)]
+
+
+def case_id(case):
+    kind, n, d, seed = case
+    return f"{kind.__name__}-n{n}-d{d}-s{seed}"
+
+
+# --- compiled loop == reference loop == scikit-learn ------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize("bias", BIAS_MODES)
+def test_compiled_loop_equals_reference_loop(case, bias):
+    kind, n, d, seed = case
+    X, y = kind(n, d, seed)
+    assert_same_run(run_fast(X, y, bias=bias), run_reference(X, y, bias=bias))
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize("bias", ["one", "none"])
+def test_compiled_loop_equals_sklearn(case, bias):
+    kind, n, d, seed = case
+    X, y = kind(n, d, seed)
+    fast = run_fast(X, y, bias=bias, max_epochs=7)
+    w, b = run_sklearn(X, y, bias=bias, max_epochs=7)
+    assert np.array_equal(fast.w, w) and fast.b == b
+
+
+@pytest.mark.parametrize("eta", [0.1, 0.37, 3.0])
+@pytest.mark.parametrize("bias", BIAS_MODES)
+def test_learning_rate_and_nonzero_start_take_the_same_path(eta, bias):
+    X, y = gaussian(300, 20, seed=4)
+    rng = np.random.default_rng(9)
+    w0, b0 = rng.standard_normal(20), 0.75
+    fast = run_fast(X, y, eta=eta, bias=bias, w0=w0, b0=b0, max_epochs=10)
+    assert_same_run(fast, run_reference(X, y, eta=eta, bias=bias, w0=w0, b0=b0, max_epochs=10))
+    if bias == "one":
+        w, b = run_sklearn(X, y, eta=eta, w0=w0, b0=b0, max_epochs=10)
+        assert np.array_equal(fast.w, w) and fast.b == b
+
+
+@pytest.mark.parametrize("bias", BIAS_MODES)
+@pytest.mark.parametrize("seed", [0, 7])
+def test_shuffled_runs_visit_the_same_permutations(bias, seed):
+    X, y = noisy(300, 2, seed=seed)
+    fast_rng, ref_rng = np.random.default_rng(seed), np.random.default_rng(seed)
+    fast = run_fast(X, y, bias=bias, shuffle=True, seed=fast_rng, max_epochs=20)
+    assert_same_run(fast, run_reference(X, y, bias=bias, shuffle=True, seed=ref_rng, max_epochs=20))
+    # One permutation per pass was drawn from the caller's generator, no more and no fewer.
+    assert fast_rng.random() == ref_rng.random()
+
+
+# --- ties and near-ties: where the order of the additions could matter ------------------------
+
+
+def integer_grid(draw, max_n=25, max_d=5):
+    n = draw(st.integers(2, max_n))
+    d = draw(st.integers(1, max_d))
+    X = np.array(draw(st.lists(st.lists(st.integers(-3, 3), min_size=d, max_size=d), min_size=n, max_size=n)), float)
+    y = np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)))
+    y[draw(st.integers(0, n - 1))] *= -1 if (y == y[0]).all() else 1  # both classes present
+    return X, y
+
+
+@st.composite
+def tie_runs(draw):
+    X, y = integer_grid(draw)
+    bias = draw(st.sampled_from(BIAS_MODES))
+    eta = draw(st.sampled_from([1.0, 0.5, 2.0, 0.3]))
+    w0 = None if draw(st.booleans()) else np.array(draw(st.lists(st.integers(-2, 2), min_size=X.shape[1], max_size=X.shape[1])), float)
+    b0 = float(draw(st.integers(-2, 2)))
+    shuffle = draw(st.booleans())
+    return X, y, dict(eta=eta, bias=bias, w0=w0, b0=b0, max_epochs=draw(st.integers(1, 12)), shuffle=shuffle, seed=draw(st.integers(0, 99)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(tie_runs())
+def test_integer_grids_with_exact_ties_take_the_same_path(run):
+    X, y, options = run
+    fast = run_fast(X, y, **options)
+    assert_same_run(fast, run_reference(X, y, **options))
+    if options["bias"] != "radius" and not options["shuffle"] and (options["bias"] == "one" or options["b0"] == 0.0):
+        w, b = run_sklearn(X, y, **{k: options[k] for k in ("eta", "bias", "w0", "b0", "max_epochs")})
+        assert np.array_equal(fast.w, w) and fast.b == b
+
+
+def test_integer_grid_strategy_produces_score_ties():
+    # The property above is only worth something if scores of exactly 0 occur: count them.
+    X = np.array([[1.0, -1.0], [2.0, -2.0], [-1.0, 1.0], [0.0, 0.0]])
+    y = np.array([1.0, -1.0, -1.0, 1.0])
+    result = perceptron.train(X, y, max_epochs=5, record=True)
+    assert result.mistakes > 0 and not result.converged  # (0, 0) with b = 0 ... ties abound
+    assert run_fast(X, y, max_epochs=5).mistakes == result.mistakes
+
+
+def cancelling_row(rng, d):
+    """A row whose products (with w = 1) cancel to within rounding: its score's sign depends on
+    the order of the additions."""
+    half = d // 2
+    big = rng.choice([-1.0, 1.0], half) * 2.0 ** rng.integers(40, 60, half) * (1 + rng.random(half))
+    tail = rng.standard_normal(d - 2 * half) * rng.choice([0.0, 1.0, 1e-3])
+    row = np.concatenate([big, -big * (1 + rng.choice([0.0, 2.0**-52, -(2.0**-52)], half)), tail])
+    return rng.permutation(row)
+
+
+def test_near_ties_are_decided_by_the_sequential_sum():
+    rng = np.random.default_rng(2024)
+    order_matters = 0
+    for trial in range(400):
+        d = int(rng.choice([3, 17, 40, 64, 101]))
+        x = cancelling_row(rng, d)
+        w0 = np.ones(d)
+        b0 = float(rng.choice([0.0, 1.0, -1.0]))
+        y = float(rng.choice([-1.0, 1.0]))
+        sequential = sequential_dot(x, w0) + b0
+        correctly_rounded = math.fsum([*x, b0])
+        order_matters += (sequential > 0) != (correctly_rounded > 0)
+        X, Y = x[None, :], np.array([y])
+        fast = run_fast(X, Y, w0=w0, b0=b0, max_epochs=1)
+        assert_same_run(fast, run_reference(X, Y, w0=w0, b0=b0, max_epochs=1))
+        assert fast.mistakes == (y * sequential <= 0)
+    # Many rows had a sequential score whose sign differs from the exact one: the compiled
+    # estimate (summed in another order) could not have decided them by itself.
+    assert order_matters > 50
+
+
+def test_near_ties_match_sklearn():
+    rng = np.random.default_rng(5)
+    X = np.array([cancelling_row(rng, 40) for _ in range(60)])
+    y = rng.choice([-1.0, 1.0], 60)
+    w0 = np.ones(40)
+    fast = run_fast(X, y, w0=w0, max_epochs=3)
+    w, b = run_sklearn(X, y, w0=w0, max_epochs=3)
+    assert np.array_equal(fast.w, w) and fast.b == b
+    assert_same_run(fast, run_reference(X, y, w0=w0, max_epochs=3))
+
+
+# --- overflow ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("X", "w0", "eta", "what"),
+    [
+        ([[1e10]], [1e300], 1.0, "a score"),  # the score itself is inf
+        ([[1e10, -1e10]], [1e300, 1e300], 1.0, "a score"),  # inf - inf: NaN
+        ([[1e-10, 1e308]], [1e308, 0.0], 10.0, "the weights"),  # finite score, the update overflows
+    ],
+)
+def test_overflow_raises_the_same_error_as_the_reference(X, w0, eta, what):
+    X, y = np.array(X), np.array([-1.0])
+    with pytest.raises(ValueError, match=f"diverged: {what}") as ref:
+        run_reference(X, y, w0=w0, eta=eta, bias="none")
+    with pytest.raises(ValueError, match=f"diverged: {what}") as fast:
+        run_fast(X, y, w0=w0, eta=eta, bias="none")
+    assert str(fast.value) == str(ref.value)
+
+
+def test_train_raises_on_overflow_through_the_compiled_loop():
+    X, y = gaussian(training.REFERENCE_BUDGET + 1, 3, seed=0)
+    with pytest.raises(ValueError, match="diverged"):
+        perceptron.train(X * 1e200, y, eta=1e120, max_epochs=50)
+
+
+# --- train's dispatch -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    calls = []
+
+    def recording_fast_loop(*args):
+        calls.append(args[6])  # max_epochs handed to the compiled loop
+        return fast_loop(*args)
+
+    monkeypatch.setattr(fast_training, "fast_loop", recording_fast_loop)
+    return calls
+
+
+def test_large_runs_use_the_compiled_loop_from_the_start(spy):
+    X, y = gaussian(training.REFERENCE_BUDGET + 1, 4, seed=3)
+    result = perceptron.train(X, y, max_epochs=6)
+    assert spy == [6]
+    assert_same_run(result, run_reference(X, y, max_epochs=6))
+
+
+def test_small_runs_hand_over_to_the_compiled_loop_after_the_budget(spy):
+    X, y = noisy(1000, 3, seed=2)
+    head = training.REFERENCE_BUDGET // 1000
+    result = perceptron.train(X, y, max_epochs=head + 7, shuffle=True, seed=11)
+    assert spy == [7]
+    assert_same_run(result, run_reference(X, y, max_epochs=head + 7, shuffle=True, seed=11))
+
+
+def test_small_converging_runs_and_recorded_runs_never_load_the_compiled_loop(spy):
+    X, y = separable(50, 2, seed=0)
+    assert perceptron.train(X, y).converged
+    X, y = gaussian(training.REFERENCE_BUDGET + 1, 2, seed=0)
+    recorded = perceptron.train(X, y, max_epochs=2, record=True)
+    assert spy == []
+    assert len(recorded.history) == recorded.mistakes
+    assert_same_run(recorded, run_fast(X, y, max_epochs=2))
+
+
+def test_fortran_ordered_and_integer_inputs_give_the_same_run():
+    X, y = gaussian(training.REFERENCE_BUDGET + 1, 5, seed=8)
+    Xi = np.round(X * 10).astype(np.int64)
+    expected = run_reference(Xi.astype(float), y, max_epochs=4)
+    assert_same_run(perceptron.train(np.asfortranarray(Xi), y.astype(int), max_epochs=4), expected)
+    assert_same_run(perceptron.train(Xi[::1, :].T.copy().T, y, max_epochs=4), expected)
