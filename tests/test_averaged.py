@@ -121,6 +121,17 @@ def test_averaged_matches_scikit_learn_averaged_sgd_perceptron(seed, separable, 
     assert result.b == pytest.approx(sk.intercept_[0], rel=1e-10, abs=1e-12)
 
 
+def test_averaged_matches_scikit_learn_on_the_64_pixel_digits():
+    X, y = datasets.load_digits_pair(3, 8)
+    sk = SGDClassifier(
+        loss="perceptron", learning_rate="constant", eta0=1.0, penalty=None, average=True,
+        shuffle=False, tol=None, max_iter=6,
+    ).fit(X, y)
+    result = averaged(X, y, max_epochs=6)
+    np.testing.assert_allclose(result.w, sk.coef_[0], rtol=1e-10, atol=1e-12)
+    assert result.b == pytest.approx(sk.intercept_[0], rel=1e-10, abs=1e-12)
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), epochs=st.integers(1, 6), shuffle=st.booleans())
 def test_voted_counts_add_up_to_every_visit_and_end_at_train_weights(seed, epochs, shuffle):
@@ -154,6 +165,13 @@ def test_averaged_generalizes_better_than_the_last_weights_on_noisy_data():
     accuracy_avg = (avg.predict(Xt) == yt).mean()
     assert accuracy_avg >= accuracy_last
     assert accuracy_avg > 0.8  # the Bayes rate for means 2 apart, unit variance, is about 0.84
+
+
+def test_averaged_and_voted_are_exported_by_the_package():
+    import perceptron
+
+    assert perceptron.averaged is averaged and perceptron.voted is voted
+    assert perceptron.VotedPerceptron is VotedPerceptron
 
 
 def test_voted_perceptron_is_a_frozen_dataclass():

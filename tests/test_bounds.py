@@ -43,7 +43,10 @@ def test_bound_is_the_formula_of_its_mode(mode, offset):
     assert mistake_bound(X, y, bias=mode) == pytest.approx((factor * radius(X) / gamma) ** 2, rel=1e-12)
 
 
-@settings(max_examples=300, deadline=None)
+MAX_EPOCHS = 500
+
+
+@settings(max_examples=200, deadline=None)
 @given(
     data=st.data(),
     mode=st.sampled_from(["one", "radius", "none"]),
@@ -55,9 +58,12 @@ def test_mistakes_never_exceed_the_bound(data, mode, eta, shuffle, seed):
     # "none" needs data separable through the origin; the other modes get either kind.
     X, y = data.draw(separable_data(bias=False if mode == "none" else None))
     bound = mistake_bound(X, y, bias=mode)
-    result = train(X, y, bias=mode, eta=eta, shuffle=shuffle, seed=seed, max_epochs=100_000)
-    assert result.converged
+    result = train(X, y, bias=mode, eta=eta, shuffle=shuffle, seed=seed, max_epochs=MAX_EPOCHS)
     assert result.mistakes <= bound
+    # Every pass but the last clean one makes a mistake, so a bound below the number of passes
+    # also promises convergence. (Tiny data with bias "one" can have bounds in the millions.)
+    if bound < MAX_EPOCHS:
+        assert result.converged
 
 
 def test_bound_is_attained_up_to_rounding_on_a_tight_example():

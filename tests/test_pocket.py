@@ -74,6 +74,18 @@ def test_pocket_returns_the_best_weights_the_perceptron_visited(seed, shuffle):
     assert (ours.mistakes, ours.epochs, ours.converged) == (plain.mistakes, plain.epochs, plain.converged)
 
 
+def test_pocket_follows_train_step_for_step_in_20_dimensions():
+    # From 16 features on, BLAS adds a dot product in blocks; pocket and train both add left to
+    # right, so they visit the same weights even where a score rounds near 0.
+    X, y = datasets.make_overlapping(150, 20, separation=1.0, seed=8)
+    ours = pocket(X, y, max_epochs=4, seed=2)
+    plain = train(X, y, max_epochs=4, shuffle=True, seed=2, record=True)
+    errors = [count_errors(X, y, u.w, u.b) for u in plain.history]
+    best = int(np.argmin(errors))
+    assert (ours.errors, ours.mistakes, ours.epochs) == (errors[best], plain.mistakes, plain.epochs)
+    np.testing.assert_array_equal(ours.w, plain.history[best].w)
+
+
 @settings(max_examples=40, deadline=None)
 @given(data=separable_data(), bias=st.sampled_from(BIAS_MODES), shuffle=st.booleans())
 def test_pocket_on_separable_data_returns_the_converged_zero_error_weights(data, bias, shuffle):
@@ -117,6 +129,12 @@ def test_pocket_is_reproducible_and_depends_on_the_seed():
     np.testing.assert_array_equal(generator.w, first.w)
     others = {pocket(X, y, seed=s).mistakes for s in range(6)}
     assert len(others) > 1
+
+
+def test_pocket_is_exported_by_the_package():
+    import perceptron
+
+    assert perceptron.pocket is pocket
 
 
 def test_pocket_history_is_empty_without_record():

@@ -7,6 +7,7 @@ weights and ``==`` on the bias, the mistake count, the epochs, ``converged`` and
 
 from __future__ import annotations
 
+import doctest
 import math
 
 import numpy as np
@@ -292,3 +293,8 @@ def test_fortran_ordered_and_integer_inputs_give_the_same_run():
     expected = run_reference(Xi.astype(float), y, max_epochs=4)
     assert_same_run(perceptron.train(np.asfortranarray(Xi), y.astype(int), max_epochs=4), expected)
     assert_same_run(perceptron.train(Xi[::1, :].T.copy().T, y, max_epochs=4), expected)
+
+
+def test_training_docstring_examples_run():
+    failures, attempted = doctest.testmod(training, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert attempted > 0 and failures == 0

@@ -86,8 +86,12 @@ del _homework_time_limits
 
 
 # ---------------------------------------------------------------------------------------- build
-def build(master: Path, out: Path) -> Path:
-    """Run ``otter assign`` on ``master`` and install its outputs in ``out/<name>``; return that."""
+def build(master: Path, out: Path, *, run_tests: bool = True) -> Path:
+    """Run ``otter assign`` on ``master`` and install its outputs in ``out/<name>``; return that.
+
+    With ``run_tests`` (otter's default) otter also grades the solutions against every public and
+    hidden test and fails the build if one does not pass.
+    """
     name = master.stem
     with tempfile.TemporaryDirectory(prefix=f"{name}-") as tmp:
         # Assign from a copy so that nothing otter writes lands in the repository.
@@ -97,11 +101,8 @@ def build(master: Path, out: Path) -> Path:
         for support in SUPPORT_FILES:
             shutil.copy(master.parent / support, src / support)
         dist = Path(tmp, "dist")
-        run = subprocess.run(
-            [sys.executable, "-m", "otter", "assign", "--no-pdfs", str(src / master.name), str(dist)],
-            capture_output=True,
-            text=True,
-        )
+        cmd = [sys.executable, "-m", "otter", "assign", "--no-pdfs", str(src / master.name), str(dist)]
+        run = subprocess.run(cmd + ([] if run_tests else ["--no-run-tests"]), capture_output=True, text=True)
         if run.returncode != 0:
             raise RuntimeError(f"otter assign failed on {master}:\n{run.stdout}\n{run.stderr}")
         # otter stamps the zip's name with the time; a fixed name is what instructors link to.
@@ -112,6 +113,7 @@ def build(master: Path, out: Path) -> Path:
             "student_notebook": f"student/{name}.ipynb",
             "autograder_zip": f"autograder/{name}-autograder.zip",
             "points": question_points(dist / "autograder" / f"{name}-autograder.zip"),
+            "manual_points": manual_points(master),
         }
         (dist / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
         dest = out / name
@@ -125,6 +127,20 @@ def build(master: Path, out: Path) -> Path:
 def question_points(autograder_zip: Path) -> dict[str, float]:
     """Points of every autograded question, read from the test files in the zip."""
     return {q: sum(t["points"] for t in tests) for q, tests in autograder_tests(autograder_zip).items()}
+
+
+def manual_points(master: Path) -> dict[str, float]:
+    """Points of the questions graded by hand, read from the master's question configs."""
+    import nbformat
+    import yaml
+
+    found = {}
+    for cell in nbformat.read(master, as_version=4).cells:
+        if cell.cell_type == "raw" and cell.source.lstrip().startswith("# BEGIN QUESTION"):
+            config = yaml.safe_load(cell.source.split("\n", 1)[1]) or {}
+            if config.get("manual"):
+                found[config["name"]] = config.get("points", 0)
+    return found
 
 
 def autograder_tests(autograder_zip: Path) -> dict[str, list[dict]]:

@@ -5,31 +5,50 @@ mistake is ``y (w.x + b) <= 0``. See the book's notation page for every conventi
 """
 
 from . import datasets, losses, plotting, widgets
+from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
+from .kernel import KernelPerceptron, kernel_predict, kernel_train
 from .linear import decision_function, predict, prototype
 from .losses import (SGDResult, hinge_loss, logistic_loss, loss_slope, loss_subgradient, perceptron_criterion,
                      perceptron_loss, total_loss, train_sgd)
 from .margins import MaxMargin, functional_margins, geometric_margin, max_margin, radius
+from .pocket import pocket
 from .proof import ProofQuantities, proof_quantities
 from .results import TrainResult, Update
 from .training import train
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    """Import the scikit-learn estimator on first use: scikit-learn takes a second or more to load."""
+    if name == "Perceptron":
+        from .estimator import Perceptron
+
+        return Perceptron
+    raise AttributeError(f"module 'perceptron' has no attribute {name!r}")
+
+
 __all__ = [
+    "KernelPerceptron",
     "MaxMargin",
+    "Perceptron",
     "ProofQuantities",
     "SGDResult",
     "TrainResult",
     "Update",
+    "VotedPerceptron",
     "datasets",
     "losses",
     "plotting",
     "widgets",
+    "averaged",
     "decision_function",
     "functional_margins",
     "geometric_margin",
     "hinge_loss",
+    "kernel_predict",
+    "kernel_train",
     "logistic_loss",
     "loss_slope",
     "loss_subgradient",
@@ -37,6 +56,7 @@ __all__ = [
     "mistake_bound",
     "perceptron_criterion",
     "perceptron_loss",
+    "pocket",
     "predict",
     "proof_quantities",
     "prototype",
@@ -44,4 +64,5 @@ __all__ = [
     "total_loss",
     "train",
     "train_sgd",
+    "voted",
 ]

@@ -36,7 +36,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._validation import check_bias, check_epochs, check_positive, check_X, check_Xy
 from .results import TrainResult
-from .training import bias_scale, count_errors, diverged, visiting_order
+from .training import bias_scale, count_errors, diverged, sequential_dot, visiting_order
 
 # One weight vector the perceptron held: (w_k, b_k, c_k).
 Survivor = tuple[NDArray[np.float64], float, int]
@@ -123,7 +123,9 @@ def _survivor_loop(
     for epoch in range(1, max_epochs + 1):
         clean = True
         for i in next_order():
-            score = float(X[i] @ w) + b
+            # Added left to right, as train and scikit-learn do: a score within rounding of 0
+            # then falls on the same side in all three.
+            score = sequential_dot(X[i], w) + b
             if not math.isfinite(score):
                 raise diverged("a score")
             if y[i] * score <= 0:

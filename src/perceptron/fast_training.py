@@ -94,22 +94,32 @@ def _sequential_score(X, i, w, b):  # pragma: no cover - compiled
 
 
 @_jit()
+def _certain_sign(X, i, w, b):  # pragma: no cover - compiled
+    """+1.0 or -1.0 when the sign of row ``i``'s score is certain (module docstring), else 0.0.
+
+    0.0 means: a tie or near-tie, or a score that may be inf or NaN; compute it sequentially.
+    """
+    m = w.size + 1
+    estimate, magnitude = _estimate(X, i, w, b)
+    if magnitude <= _NO_OVERFLOW and abs(estimate) > 4.0 * m * _UNIT_ROUNDOFF * magnitude + m * _SUBNORMAL_SLACK:
+        return 1.0 if estimate > 0.0 else -1.0
+    return 0.0
+
+
+@_jit()
 def _one_pass(X, y, order, eta, step_b, w, b):  # pragma: no cover - compiled
     """Visit the rows in ``order``, updating ``w`` in place.
 
     Returns ``(mistakes, b, rescored, overflowed)``: ``rescored`` counts the rows whose sign the
     estimate could not certify, ``overflowed`` says a score was inf or NaN (the pass stops there).
     """
-    m = w.size + 1
-    tolerance = 4.0 * m * _UNIT_ROUNDOFF
-    slack = m * _SUBNORMAL_SLACK
     mistakes = 0
     rescored = 0
     for k in range(order.size):
         i = order[k]
-        estimate, magnitude = _estimate(X, i, w, b)
-        if magnitude <= _NO_OVERFLOW and abs(estimate) > tolerance * magnitude + slack:
-            wrong = y[i] * estimate < 0.0  # the sign is certain (module docstring)
+        sign = _certain_sign(X, i, w, b)
+        if sign != 0.0:
+            wrong = y[i] * sign < 0.0
         else:
             rescored += 1
             score = _sequential_score(X, i, w, b)
@@ -123,6 +133,36 @@ def _one_pass(X, y, order, eta, step_b, w, b):  # pragma: no cover - compiled
             b += y[i] * step_b
             mistakes += 1
     return mistakes, b, rescored, False
+
+
+@_jit()
+def _certified_errors(X, y, w, b):  # pragma: no cover - compiled
+    """Count rows with ``y s <= 0`` whose sign is certain; return (count, rows left uncertain)."""
+    errors = 0
+    uncertain = 0
+    for i in range(X.shape[0]):
+        sign = _certain_sign(X, i, w, b)
+        if sign == 0.0:
+            uncertain += 1
+        elif y[i] * sign < 0.0:
+            errors += 1
+    return errors, uncertain
+
+
+def _errors(X, y, w, b, Xc, yc, certified_clean) -> int:
+    """``count_errors(X, y, w, b)``, computed without BLAS whenever every sign can be certified.
+
+    ``count_errors`` (also used by the reference loop) scores with ``X @ w``, i.e. BLAS, which
+    adds in its own order. The bound of the module docstring holds for *any* order, BLAS's
+    included, so a row whose sign the estimate certifies is counted alike by both; only when
+    some row is uncertain (a tie or near-tie) is BLAS itself asked. After a clean pass in which
+    every sign was certified the answer is 0 without looking. Avoiding BLAS here also avoids
+    its thread pool, which is slow to wake on a busy two-core machine.
+    """
+    if certified_clean:
+        return 0
+    errors, uncertain = _certified_errors(Xc, yc, w, b)
+    return int(errors) if uncertain == 0 else count_errors(X, y, w, b)
 
 
 def fast_loop(
@@ -159,10 +199,6 @@ def fast_loop(
             raise diverged("the weights")
     if wc is not w:
         w[:] = wc
-    # errors is count_errors' BLAS count. After a clean pass in which every sign was certified,
-    # it is 0 without looking: the bound of the module docstring holds for any order of
-    # the additions, BLAS's included, so no row's score can be <= 0 on the wrong side.
-    certified_clean = clean and rescored == 0
     return TrainResult(
         w=w,
         b=b,
@@ -170,5 +206,5 @@ def fast_loop(
         epochs=epoch,
         converged=clean,
         history=(),
-        errors=0 if certified_clean else count_errors(X, y, w, b),
+        errors=_errors(X, y, wc, b, Xc, yc, certified_clean=clean and rescored == 0),
     )

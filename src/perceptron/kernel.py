@@ -24,7 +24,6 @@ and memory ``O(n**2)``, fine for a few thousand points.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Callable, Union
 
@@ -40,7 +39,12 @@ KERNELS: tuple[str, ...] = ("linear", "poly", "rbf")
 
 
 def _gram(
-    A: NDArray[np.float64], B: NDArray[np.float64], kernel: KernelSpec, degree: int, gamma: float, coef0: float
+    A: NDArray[np.float64],
+    B: NDArray[np.float64],
+    kernel: KernelSpec,
+    degree: int,
+    gamma: float,
+    coef0: float,
 ) -> NDArray[np.float64]:
     """Return the matrix ``k(a_i, b_j)`` of shape ``(len(A), len(B))``. Arguments are trusted."""
     from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
@@ -140,7 +144,8 @@ class KernelPerceptron:
         """
         Xa = check_X(X)
         if Xa.shape[1] != self.X.shape[1]:
-            raise ValueError(f"X has {Xa.shape[1]} features but the perceptron was trained on {self.X.shape[1]}")
+            trained = self.X.shape[1]
+            raise ValueError(f"X has {Xa.shape[1]} features but the perceptron was trained on {trained}")
         support = self.alpha > 0  # points never mistaken contribute nothing
         K = _gram(self.X[support], Xa, self.kernel, self.degree, self.gamma, self.coef0)
         return (self.alpha[support] * self.y[support]) @ K + self.b

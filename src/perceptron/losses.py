@@ -483,26 +483,31 @@ def train_sgd(
     updates, epoch, clean = 0, 0, False
     losses: list[float] = []
     history: list[Update] = []
-    while epoch < max_epochs and not clean:
-        epoch += 1
-        clean = True
-        for i in next_order():
-            score = sequential_dot(Xa[i], w) + b  # the rounding perceptron.train uses
-            if not math.isfinite(score):
+    # Overflow is detected below and reported as a ValueError, so numpy need not warn about it.
+    with np.errstate(over="ignore", invalid="ignore"):
+        while epoch < max_epochs and not clean:
+            epoch += 1
+            clean = True
+            for i in next_order():
+                score = sequential_dot(Xa[i], w) + b  # the rounding perceptron.train uses
+                if not math.isfinite(score):
+                    raise diverged("a score")
+                s = slope(ya[i] * score)
+                if s != 0.0:
+                    # A step against the subgradient L'(m) y (x, c); the products are grouped as in
+                    # perceptron.train so that loss="perceptron" reproduces it exactly.
+                    step = -eta * s
+                    w += (step * ya[i]) * Xa[i]
+                    b += ya[i] * (step * c2)
+                    updates += 1
+                    clean = False
+                    if record:
+                        history.append(Update(epoch, int(i), w.copy(), b))
+            if not (np.isfinite(w).all() and math.isfinite(b)):
+                raise diverged("the weights")
+            m = ya * (Xa @ w + b)
+            if not np.isfinite(m).all():
                 raise diverged("a score")
-            s = slope(ya[i] * score)
-            if s != 0.0:
-                # A step against the subgradient L'(m) y (x, c); the products are grouped as in
-                # perceptron.train so that loss="perceptron" reproduces it exactly.
-                step = -eta * s
-                w += (step * ya[i]) * Xa[i]
-                b += ya[i] * (step * c2)
-                updates += 1
-                clean = False
-                if record:
-                    history.append(Update(epoch, int(i), w.copy(), b))
-        if not (np.isfinite(w).all() and math.isfinite(b)):
-            raise diverged("the weights")
-        losses.append(float(np.sum(value(ya * (Xa @ w + b)))))
+            losses.append(float(np.sum(value(m))))
     return SGDResult(w=w, b=float(b), updates=updates, epochs=epoch, converged=clean, losses=tuple(losses),
                      history=tuple(history))

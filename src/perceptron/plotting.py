@@ -16,16 +16,21 @@ from numpy.typing import ArrayLike
 
 CLASS_COLORS = {1: "#0072B2", -1: "#D55E00"}
 CLASS_MARKERS = {1: "o", -1: "s"}
-CLASS_LABELS = {1: "$y=+1$", -1: "$y=-1$"}
+CLASS_LABELS = {1: "y = +1", -1: "y = \u22121"}  # plain text: mathtext parsing would dominate a slider redraw
 BOUNDARY_COLOR = "#222222"
 ACCENT_COLOR = "#009E73"
 
 
 def new_axes(ax: Axes | None = None, *, size: tuple[float, float] = (4.6, 4.2)) -> Axes:
-    """Return ``ax``, or the axes of a new figure of the given size."""
+    """Return ``ax``, or the axes of a new figure of the given size.
+
+    Margins are fixed rather than computed by a layout engine: every frame of a slider then has
+    the same geometry, and a redraw costs half as much (constrained layout draws twice).
+    """
     if ax is not None:
         return ax
-    _, ax = plt.subplots(figsize=size, layout="constrained")
+    fig, ax = plt.subplots(figsize=size)
+    fig.subplots_adjust(left=0.15, right=0.96, bottom=0.12, top=0.9)
     return ax
 
 
@@ -44,8 +49,8 @@ def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool
         pts = X[y == label]
         ax.scatter(pts[:, 0], pts[:, 1], c=CLASS_COLORS[label], marker=CLASS_MARKERS[label],
                    label=CLASS_LABELS[label], **style)
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
+    ax.set_xlabel("x\u2081")
+    ax.set_ylabel("x\u2082")
     if equal:
         ax.set_aspect("equal", adjustable="datalim")
     return ax
@@ -63,6 +68,20 @@ def _line_points(w: np.ndarray, b: float, xlim: tuple[float, float], ylim: tuple
     return np.column_stack([-(b + w2 * ys) / w1, ys])
 
 
+def _half_box(w: np.ndarray, b: float, xlim: tuple[float, float], ylim: tuple[float, float]) -> np.ndarray:
+    """Vertices of the view box intersected with the half-plane w.x + b >= 0 (one clipping pass)."""
+    box = np.array([[xlim[0], ylim[0]], [xlim[1], ylim[0]], [xlim[1], ylim[1]], [xlim[0], ylim[1]]])
+    score = box @ w + b
+    out = []
+    for k in range(4):
+        p, q, sp, sq = box[k], box[(k + 1) % 4], score[k], score[(k + 1) % 4]
+        if sp >= 0:
+            out.append(p)
+        if (sp >= 0) != (sq >= 0):  # the edge crosses the line: keep the crossing point
+            out.append(p + (q - p) * sp / (sp - sq))
+    return np.array(out).reshape(-1, 2)
+
+
 def plot_hyperplane(
     w: ArrayLike,
     b: float = 0.0,
@@ -71,7 +90,7 @@ def plot_hyperplane(
     shade: bool = True,
     normal: bool = True,
     color: str = BOUNDARY_COLOR,
-    label: str | None = "$w\\cdot x + b = 0$",
+    label: str | None = "w\u00b7x + b = 0",
     linestyle: str = "-",
 ) -> Axes:
     """Draw the line ``w.x + b = 0`` in the current view, its normal vector and the two half-planes.
@@ -87,10 +106,10 @@ def plot_hyperplane(
     ax.autoscale_view()
     xlim, ylim = ax.get_xlim(), ax.get_ylim()
     if shade and np.any(w != 0):
-        gx, gy = np.meshgrid(np.linspace(*xlim, 200), np.linspace(*ylim, 200))
-        side = np.where(w[0] * gx + w[1] * gy + b >= 0, 1.0, 0.0)
-        ax.contourf(gx, gy, side, levels=[-0.5, 0.5, 1.5], colors=[CLASS_COLORS[-1], CLASS_COLORS[1]],
-                    alpha=0.12, zorder=0)
+        for sign in (1, -1):
+            region = _half_box(sign * w, sign * b, xlim, ylim)
+            if len(region) >= 3:
+                ax.fill(region[:, 0], region[:, 1], color=CLASS_COLORS[sign], alpha=0.12, lw=0, zorder=0)
     pts = _line_points(w, b, xlim, ylim)
     if pts is not None:
         ax.plot(pts[:, 0], pts[:, 1], color=color, linestyle=linestyle, lw=1.8, label=label, zorder=2)
@@ -100,7 +119,7 @@ def plot_hyperplane(
             tip = w / np.linalg.norm(w) * scale
             ax.annotate("", xy=foot + tip, xytext=foot,
                         arrowprops={"arrowstyle": "-|>", "color": color, "lw": 1.5}, zorder=4)
-            ax.text(*(foot + 1.12 * tip), "$w$", color=color, ha="center", va="center")
+            ax.text(*(foot + 1.12 * tip), "w", color=color, ha="center", va="center", style="italic")
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     return ax

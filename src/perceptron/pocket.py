@@ -44,7 +44,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._validation import check_bias, check_epochs, check_positive, check_Xy
 from .results import TrainResult, Update
-from .training import bias_scale, count_errors, diverged, visiting_order
+from .training import bias_scale, count_errors, diverged, sequential_dot, visiting_order
 
 
 def pocket(
@@ -159,7 +159,9 @@ def _pocket_loop(
         epoch += 1
         clean = True
         for i in next_order():
-            score = float(X[i] @ w) + b
+            # Added left to right, as train and scikit-learn do: a score within rounding of 0
+            # then falls on the same side in all three.
+            score = sequential_dot(X[i], w) + b
             if not math.isfinite(score):
                 raise diverged("a score")
             if y[i] * score > 0:

@@ -223,7 +223,7 @@ def reference_loop(
                 mistakes += 1
                 clean = False
                 if record:
-                    history.append(Update(epoch, int(i), w.copy(), b))
+                    history.append(Update(epoch, int(i), w.copy(), float(b)))
         if not (np.isfinite(w).all() and math.isfinite(b)):
             raise diverged("the weights")
     return TrainResult(
