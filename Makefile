@@ -38,6 +38,13 @@ test: $(STAMP) browser
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
+# Student notebooks and autograder zips of the homework (otter assign, no Docker) in _build/homework;
+# an assignment is rebuilt only when its master, the hidden tests' helper or the build tool change.
+HOMEWORK := $(patsubst notebooks/homework/%.ipynb,_build/homework/%/manifest.json,$(wildcard notebooks/homework/hw*.ipynb))
+homework: $(HOMEWORK)
+_build/homework/%/manifest.json: notebooks/homework/%.ipynb notebooks/homework/hwcheck.py tools/homework.py $(STAMP)
+	$(BIN)/python tools/homework.py build $< --out _build/homework
+
 # Regenerate requirements.lock from requirements.in in a scratch environment.
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv

@@ -227,3 +227,14 @@ def test_digits_pair_loads_offline(offline):
 def test_bad_arguments_raise_value_error_naming_the_problem(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("n_features", [50, 200])
+def test_make_separable_keeps_its_promises_in_high_dimension_without_hanging(n_features):
+    # A uniform ball in high dimension has almost no mass outside a wide band: rejection alone would hang.
+    X, y = datasets.make_separable(30, n_features, margin=0.45, radius=1.0, seed=3)
+    assert X.shape == (30, n_features)
+    assert np.linalg.norm(X, axis=1).max() <= 1.0 + 1e-12
+    assert set(np.unique(y)) == {-1, 1}
+    assert max_margin(X, y).gamma >= 0.45 - 1e-9

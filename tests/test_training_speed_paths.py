@@ -252,7 +252,9 @@ def test_train_raises_on_overflow_through_the_compiled_loop():
 
 @pytest.fixture
 def spy(monkeypatch):
+    """Record the calls of the compiled loop, in a session where it has not been loaded yet."""
     calls = []
+    monkeypatch.setattr(training, "compiled_loop_loaded", lambda: False)
 
     def recording_fast_loop(*args):
         calls.append(args[6])  # max_epochs handed to the compiled loop
@@ -275,6 +277,21 @@ def test_small_runs_hand_over_to_the_compiled_loop_after_the_budget(spy):
     result = perceptron.train(X, y, max_epochs=head + 7, shuffle=True, seed=11)
     assert spy == [7]
     assert_same_run(result, run_reference(X, y, max_epochs=head + 7, shuffle=True, seed=11))
+
+
+def test_once_loaded_the_compiled_loop_takes_even_small_runs(monkeypatch):
+    calls = []
+
+    def recording_fast_loop(*args):
+        calls.append(args[6])
+        return fast_loop(*args)
+
+    monkeypatch.setattr(fast_training, "fast_loop", recording_fast_loop)
+    assert training.compiled_loop_loaded()  # this module imported it
+    X, y = noisy(40, 2, seed=1)
+    result = perceptron.train(X, y, max_epochs=30)
+    assert calls == [30]
+    assert_same_run(result, run_reference(X, y, max_epochs=30))
 
 
 def test_small_converging_runs_and_recorded_runs_never_load_the_compiled_loop(spy):

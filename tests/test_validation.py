@@ -122,8 +122,11 @@ def test_bad_weights_are_refused(func, w, message):
         WITH_WEIGHTS[func](w, 0.0)
 
 
-@pytest.mark.parametrize("b, message", [(np.nan, "must be finite, got nan"), (np.inf, "must be finite"),
-                                        ("zero", "must be a real number, got 'zero'"), (None, "must be a real")])
+@pytest.mark.parametrize(
+    "b, message",
+    [(np.nan, "must be finite, got nan"), (np.inf, "must be finite"),
+     ("zero", "must be a real number, got 'zero'"), (None, "must be a real")],
+)
 @pytest.mark.parametrize("func", WITH_WEIGHTS, ids=str)
 def test_bad_offsets_are_refused(func, b, message):
     name = "b0" if func == "train" else "b"

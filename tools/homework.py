@@ -108,6 +108,8 @@ def build(master: Path, out: Path, *, run_tests: bool = True) -> Path:
         # otter stamps the zip's name with the time; a fixed name is what instructors link to.
         (zip_path,) = (dist / "autograder").glob("*.zip")
         zip_path.rename(dist / "autograder" / f"{name}-autograder.zip")
+        for view in ("student", "autograder"):
+            stable_cell_ids(dist / view / master.name)
         manifest = {
             "assignment": name,
             "student_notebook": f"student/{name}.ipynb",
@@ -127,6 +129,16 @@ def build(master: Path, out: Path, *, run_tests: bool = True) -> Path:
 def question_points(autograder_zip: Path) -> dict[str, float]:
     """Points of every autograded question, read from the test files in the zip."""
     return {q: sum(t["points"] for t in tests) for q, tests in autograder_tests(autograder_zip).items()}
+
+
+def stable_cell_ids(notebook: Path) -> None:
+    """Number the cells: otter gives the cells it adds random ids, so rebuilds would differ."""
+    import nbformat
+
+    nb = nbformat.read(notebook, as_version=4)
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i:03d}"
+    nbformat.write(nb, notebook)
 
 
 def manual_points(master: Path) -> dict[str, float]:

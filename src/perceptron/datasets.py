@@ -82,6 +82,11 @@ def make_separable(
     while filled < n:
         batch = _uniform_ball(rng, 4 * n, d) * radius
         keep = batch[np.abs(batch @ u + c) >= margin]
+        if len(keep) < 0.01 * len(batch):
+            # In high dimension a uniform ball concentrates near every hyperplane through its
+            # centre, so rejection would (almost) never finish: draw the rest band-free directly.
+            X[filled:] = _outside_band(rng, n - filled, u, c, margin, radius)
+            break
         take = min(n - filled, len(keep))
         X[filled : filled + take] = keep[:take]
         filled += take
@@ -92,6 +97,20 @@ def make_separable(
             X[0] = -c * u + label * (margin + (radius - margin - abs(c)) / 2) * u
             y[0] = label
     return X, y.astype(np.int64)
+
+
+def _outside_band(
+    rng: np.random.Generator, n: int, u: NDArray[np.float64], c: float, margin: float, radius: float
+) -> NDArray[np.float64]:
+    """Points in the ball with ``|u.x + c| >= margin``: coordinate along ``u`` uniform on the allowed
+    part of [-radius, radius], the orthogonal part uniform in the ball that is left."""
+    low, high = (-radius, -c - margin), (-c + margin, radius)  # allowed ranges of t = u.x
+    lengths = np.array([max(0.0, low[1] - low[0]), max(0.0, high[1] - high[0])])
+    side = rng.choice(2, size=n, p=lengths / lengths.sum())
+    t = np.where(side == 0, low[0] + rng.uniform(size=n) * lengths[0], high[0] + rng.uniform(size=n) * lengths[1])
+    v = _uniform_ball(rng, n, len(u)) * np.sqrt(np.maximum(radius**2 - t**2, 0.0))[:, None]
+    v -= (v @ u)[:, None] * u  # keep only the part orthogonal to u
+    return t[:, None] * u + v
 
 
 def _uniform_ball(rng: np.random.Generator, n: int, d: int) -> NDArray[np.float64]:

@@ -46,8 +46,10 @@ class TrainResult:
     epochs : int
         Number of passes over the data, the final clean pass included.
     converged : bool
-        True when the last pass made no mistake, i.e. ``(w, b)`` classifies every training
-        point correctly under the rule ``y (w.x + b) > 0``.
+        True when the running perceptron made a pass with no mistake. For :func:`~perceptron.train`
+        and :func:`~perceptron.pocket` the returned ``(w, b)`` then classifies every training point
+        with ``y (w.x + b) > 0``; the averaged weights of :func:`~perceptron.averaged` may still
+        make errors (see ``errors``).
     history : tuple of Update
         Every update in order when the run was made with ``record=True``, else empty.
     errors : int

@@ -21,6 +21,7 @@ Conventions (stated once in the book's notation page and used everywhere):
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import replace
 from typing import Callable
 
@@ -140,10 +141,10 @@ def train(
     Notes
     -----
     Small runs execute :func:`reference_loop`, the loop the book shows. Once a run has visited
-    about ``REFERENCE_BUDGET`` samples without converging (at once when ``n_samples`` exceeds it),
-    the remaining passes run compiled (:mod:`perceptron.fast_training`, with numba), making the
-    same updates in the same order with the same floating-point results; ``record=True`` always
-    uses the readable loop.
+    about ``REFERENCE_BUDGET`` samples without converging (at once when ``n_samples`` exceeds it,
+    or when the compiled loop is already loaded), the remaining passes run compiled
+    (:mod:`perceptron.fast_training`, with numba), making the same updates in the same order with
+    the same floating-point results; ``record=True`` always uses the readable loop.
 
     See Also
     --------
@@ -174,10 +175,14 @@ def train(
     next_order = visiting_order(Xa.shape[0], shuffle, seed)
     # Both loops below make the same updates in the same order, bit for bit (tests/
     # test_training_speed_paths.py checks it against each other and scikit-learn). Small runs stay
-    # in the readable loop, which avoids loading numba; the compiled pass takes over once the
-    # work exceeds about REFERENCE_BUDGET sample visits.
-    n = Xa.shape[0]
-    head = max_epochs if record else min(max_epochs, REFERENCE_BUDGET // n)
+    # in the readable loop, which spares them loading numba; the compiled pass takes over once
+    # the work exceeds about REFERENCE_BUDGET sample visits, or at once if it is already loaded.
+    if record:
+        head = max_epochs
+    elif compiled_loop_loaded():
+        head = 0
+    else:
+        head = min(max_epochs, REFERENCE_BUDGET // Xa.shape[0])
     if head > 0:
         result = reference_loop(Xa, ya, eta, step_b, w, b, head, next_order, record)
         if result.converged or head == max_epochs:
@@ -189,6 +194,11 @@ def train(
     if head == 0:
         return rest
     return replace(rest, mistakes=result.mistakes + rest.mistakes, epochs=head + rest.epochs)
+
+
+def compiled_loop_loaded() -> bool:
+    """Whether :mod:`perceptron.fast_training` (and with it numba) is already imported."""
+    return f"{__package__}.fast_training" in sys.modules
 
 
 def reference_loop(
