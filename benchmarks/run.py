@@ -6,7 +6,8 @@ For every size and kind of data it times, as medians of interleaved repeats:
 * ``sklearn`` -- ``Perceptron(eta0=1, penalty=None, shuffle=False, tol=None, max_iter=5).fit(X, y)``;
 * ``seq``     -- the plain sequential loop compiled with numba (one product and one addition at a
   time, what ``reference_loop`` and scikit-learn compute), the alternative the fast path beat;
-* ``5 X@w``   -- five matrix-vector products ``X @ w`` (BLAS): a floor for five passes over X;
+* ``5 X@w``   -- five matrix-vector products ``X @ w`` (BLAS, the faster of all threads and one
+  thread): a floor for five passes over X;
 * ``python``  -- ``reference_loop`` itself, once, where it takes a few seconds at most.
 
 ``same`` is "yes" when ``train`` returned exactly (``np.array_equal``/``==``) the weights and bias
@@ -46,6 +47,7 @@ SIZES = [(10_000, 20), (10_000, 100), (100_000, 20), (100_000, 100), (1_000_000,
 # standard deviation of the points' projection on the normal of the true hyperplane).
 KINDS = [("separable", 0.5, 0.0), ("noisy", 0.5, 0.05), ("thin margin", 0.05, 0.0)]
 PYTHON_LOOP_LIMIT = 100_000  # run the Python reference loop only up to this many samples
+BLAS_SETTLE = 0.2  # seconds of rest after the BLAS floor
 
 
 @numba.njit(cache=True)
@@ -119,8 +121,11 @@ def measure(X, y, repeats: int) -> dict:
     times: dict[str, list[float]] = {"train": [], "sklearn": [], "seq": [], "floor": []}
 
     def floor():
-        for _ in range(EPOCHS):
-            X @ w_floor
+        # The faster of BLAS with all its threads and with one: on a busy machine the thread
+        # pool can be much slower than a single core, and a floor should be the best case.
+        best = timed(lambda: [X @ w_floor for _ in range(EPOCHS)])[0]
+        with threadpoolctl.threadpool_limits(1, user_api="blas"):
+            return min(best, timed(lambda: [X @ w_floor for _ in range(EPOCHS)])[0])
 
     def sklearn_fit():
         return Perceptron(eta0=1.0, penalty=None, shuffle=False, tol=None, max_iter=EPOCHS).fit(X, y)
@@ -130,14 +135,20 @@ def measure(X, y, repeats: int) -> dict:
         b, mistakes, epochs = sequential_loop(X, y, w, 0.0, EPOCHS)
         return w, b, mistakes, epochs
 
-    for _ in range(repeats):  # interleaved, so that load from other jobs hits every column alike
-        t, result = timed(lambda: perceptron.train(X, y, bias="one", eta=1.0, max_epochs=EPOCHS))
-        times["train"].append(t)
-        t, clf = timed(sklearn_fit)
-        times["sklearn"].append(t)
-        t, sequential = timed(seq)
-        times["seq"].append(t)
-        times["floor"].append(timed(floor)[0])
+    def train():
+        return perceptron.train(X, y, bias="one", eta=1.0, max_epochs=EPOCHS)
+
+    runs = [("train", train), ("sklearn", sklearn_fit), ("seq", seq)]
+    outputs = {}
+    for repeat in range(repeats):
+        # Interleaved and rotated, so that load from other jobs hits every column alike.
+        for name, function in runs[repeat % 3 :] + runs[: repeat % 3]:
+            t, outputs[name] = timed(function)
+            times[name].append(t)
+        times["floor"].append(floor())
+        # OpenBLAS threads spin for a while after a call; let them park before the next timing.
+        time.sleep(BLAS_SETTLE)
+    result, clf, sequential = outputs["train"], outputs["sklearn"], outputs["seq"]
     same = np.array_equal(result.w, clf.coef_[0]) and result.b == float(clf.intercept_[0])
     w, b, mistakes, epochs = sequential
     same = same and np.array_equal(result.w, w) and result.b == b and (result.mistakes, result.epochs) == (mistakes, epochs)

@@ -29,6 +29,9 @@ TOOL = ROOT / "tools" / "homework.py"
 MASTERS = ROOT / "notebooks" / "homework"
 ASSIGNMENTS = ("hw1_linear_classifiers", "hw2_perceptron", "hw3_convergence")
 
+# otter imports nbconvert, whose traitlets configuration still uses a deprecated form.
+pytestmark = pytest.mark.filterwarnings("ignore:Traits should be given as instances:DeprecationWarning")
+
 _spec = importlib.util.spec_from_file_location("homework_tool", TOOL)
 homework = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(homework)
@@ -55,7 +58,6 @@ def fake(assignment: str, name: str, edits=(), fails=(), hangs=False) -> Fake:
 
 PREDICT_BODY = "    scores = np.asarray(X, dtype=float) @ np.asarray(w, dtype=float) + b\n"
 UPDATE_RETURN = "return w + eta * y * np.asarray(x, dtype=float), b + eta * y"
-Q1_HW2 = ("test_is_mistake_small_examples", "test_is_mistake_matches_the_margin_rule", "test_is_mistake_at_the_zero_start")
 Q2_HW2 = ("test_update_small_example", "test_update_weights_match_reference", "test_update_bias_matches_reference")
 Q3_HW2 = ("test_train_small_example", "test_train_matches_reference_on_random_data", "test_train_uses_the_learning_rate")
 Q4_HW2 = ("test_xor_training_stops", "test_training_stops_after_max_epochs", "test_xor_errors_counts_the_returned_hyperplane")
@@ -137,23 +139,21 @@ def graded(built, tmp_path_factory) -> dict:
         zip_path = built[assignment] / "autograder" / f"{assignment}-autograder.zip"
         cmd = [sys.executable, str(TOOL), "grade", str(zip_path), str(folder), "--out", str(folder / "scores.csv"),
                "--details", str(folder / "details.json"), "--timeout", str(BACKSTOP), *limits]
-        start = time.monotonic()
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=4 * BACKSTOP)
         assert done.returncode == 0, done.stderr
-        return folder, time.monotonic() - start
+        return folder
 
     # The hanging groups spend most of their time waiting for a time limit, not computing:
     # a third worker overlaps that wait with the others' work.
     order = sorted(groups.items(), key=lambda item: not item[0][1])
     with ThreadPoolExecutor(max_workers=3) as pool:
         runs = list(pool.map(run, order))
-    results = {"reports": {}, "csv": {}, "seconds": {}}
-    for ((assignment, _), _), (folder, seconds) in zip(order, runs):
+    results = {"reports": {}, "csv": {}}
+    for ((assignment, _), _), folder in zip(order, runs):
         for path, report in json.loads((folder / "details.json").read_text()).items():
             results["reports"][(assignment, Path(path).stem)] = report
         with open(folder / "scores.csv", newline="") as fh:
             results["csv"][folder.name] = list(csv.DictReader(fh))
-        results["seconds"][folder.name] = seconds
     return results
 
 
@@ -231,10 +231,17 @@ def test_score_table(graded):
     assert rows["sgn_zero_is_minus_one"]["q1"] == "1"
 
 
-def test_hanging_submissions_are_stopped_by_the_time_limits(graded):
-    # Each hanging fake is stopped cell by cell and test by test, well before the backstop.
-    for group in ("hw1_linear_classifiers-hang", "hw2_perceptron-hang"):
-        assert graded["seconds"][group] < BACKSTOP / 2, group
+def test_code_that_never_returns_is_stopped_test_by_test(graded):
+    # Not the backstop (the status is "ok"): each test that calls the endless code runs out of
+    # its own time, and the rest of the notebook is graded as usual.
+    for key, stopped in ((("hw1_linear_classifiers", "never_returns_and_raises"), Q1_HW1),
+                         (("hw2_perceptron", "infinite_loop_on_nonseparable_data"), ["test_training_stops_after_max_epochs"])):
+        report = graded["reports"][key]
+        assert report["status"] == "ok"
+        for name in stopped:
+            assert f"the test ran longer than {HANG_LIMITS['test']:g} s" in report["failures"][name], name
+    assert "RuntimeError: not done" in graded["reports"][("hw1_linear_classifiers", "never_returns_and_raises")]["failures"][
+        "test_geometric_margin_small_example"]
 
 
 def test_student_gets_feedback_from_grader_check(built, tmp_path):
@@ -255,7 +262,8 @@ def test_student_gets_feedback_from_grader_check(built, tmp_path):
     feedback = {c.source: "".join(o.get("data", {}).get("text/plain", "") for o in c.outputs)
                 for c in student.cells if c.cell_type == "code" and c.source.startswith("grader.check(")}
     assert len(feedback) == 5
-    assert all(text == f"{source[14:16]} results: All test cases passed!" for source, text in feedback.items()), feedback
+    for source, text in feedback.items():
+        assert text == f"{re.search(r'q[0-9]+', source).group()} results: All test cases passed!", text
 
 
 def test_backstop_stops_a_submission_that_outlives_its_wall_clock_limit(built, tmp_path):

@@ -178,6 +178,18 @@ def test_sgd_on_the_perceptron_loss_matches_train_from_a_nonzero_start():
     assert same_run(train_sgd(X, y, loss="perceptron", **kwargs), train(X, y, **kwargs))
 
 
+def test_sgd_on_the_perceptron_loss_counts_a_zero_score_as_a_mistake_like_train():
+    # Integer points make exact zero scores frequent: the subgradient choice at the kink decides the run.
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        X = rng.integers(-2, 3, size=(8, 2)).astype(float)
+        y = np.where(np.arange(8) % 2 == 0, 1, -1)
+        kwargs = dict(max_epochs=30, record=True)
+        ref = train(X, y, **kwargs)
+        assert ref.history[0].index == 0  # the zero start scores point 0 exactly 0: a mistake
+        assert same_run(train_sgd(X, y, loss="perceptron", **kwargs), ref)
+
+
 @pytest.mark.parametrize("power", [-6, -1, 3, 9])
 def test_zero_start_makes_the_step_size_irrelevant_for_the_perceptron_loss(power):
     X, y = datasets.make_separable(40, margin=0.05, seed=9)
@@ -190,7 +202,8 @@ def test_zero_start_makes_the_step_size_irrelevant_for_the_perceptron_loss(power
 
 def test_step_size_changes_the_hinge_path_from_a_zero_start():
     X, y = datasets.make_separable(40, margin=0.15, seed=3)
-    runs = {eta: train_sgd(X, y, loss="hinge", eta=eta, max_epochs=2000, record=True) for eta in (0.125, 1.0, 8.0)}
+    runs = {eta: train_sgd(X, y, loss="hinge", eta=eta, max_epochs=2000, record=True)
+            for eta in (0.125, 1.0, 8.0)}
     assert all(r.converged for r in runs.values())
     assert len({r.updates for r in runs.values()}) == 3
     # Not a rescaling either: the directions of the final normals differ.
@@ -207,7 +220,9 @@ def test_converged_hinge_run_leaves_every_margin_above_one(eta):
     assert result.losses[-1] == 0.0
 
 
-@pytest.mark.parametrize(("ours", "theirs"), [("hinge", "hinge"), ("perceptron", "perceptron"), ("logistic", "log_loss")])
+@pytest.mark.parametrize(
+    ("ours", "theirs"), [("hinge", "hinge"), ("perceptron", "perceptron"), ("logistic", "log_loss")]
+)
 @pytest.mark.parametrize("eta", [0.1, 1.0])
 def test_sgd_agrees_with_scikit_learn_sgdclassifier(ours, theirs, eta):
     X, y = overlapping(11, n=40, d=2)

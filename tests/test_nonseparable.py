@@ -7,9 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron import datasets, train
-from perceptron.nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
-from perceptron.pocket import pocket
+from perceptron import datasets, pocket, train
+from perceptron import fewest_errors_line, find_cycle, weights_at_epoch_ends
 from perceptron.training import count_errors
 
 XOR = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -188,14 +187,20 @@ def grade_one(submission: Path, autograder_zip: Path, cell_seconds: float, test_
         nbformat.write(nb, copy)
         results = otter.api.grade_submission(str(copy), str(autograder_zip), quiet=True)
     tests = autograder_tests(autograder_zip)
-    report = {"status": "ok", "questions": {}, "tests": {}}
+    report = {"status": "ok", "questions": {}, "tests": {}, "failures": {}}
     if results.has_catastrophic_failure():
         report["status"] = f"error: {results.summary()}"
     for question, cases in tests.items():
         graded = results.results.get(question)
-        passed = {r.test_case.name: r.passed for r in graded.test_case_results} if graded else {}
-        report["tests"][question] = {case["name"]: passed.get(case["case"], False) for case in cases}
-        report["questions"][question] = sum(c["points"] for c in cases if passed.get(c["case"], False))
+        outcome = {r.test_case.name: r for r in graded.test_case_results} if graded else {}
+        passed = {c["name"]: c["case"] in outcome and outcome[c["case"]].passed for c in cases}
+        report["tests"][question] = passed
+        report["questions"][question] = sum(c["points"] for c in cases if passed[c["name"]])
+        # Why each failed test failed (the last lines of otter's message), for the instructor.
+        for c in cases:
+            if not passed[c["name"]]:
+                message = outcome[c["case"]].message if c["case"] in outcome else "not run"
+                report["failures"][c["name"]] = "\n".join(message.strip().splitlines()[-3:])
     return report
 
 
@@ -230,6 +235,7 @@ def grade(
             "status": status,
             "questions": {q: 0 for q in tests},
             "tests": {q: {c["name"]: False for c in cases} for q, cases in tests.items()},
+            "failures": {c["name"]: status for cases in tests.values() for c in cases},
         }
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:

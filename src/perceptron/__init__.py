@@ -12,6 +12,7 @@ from .linear import decision_function, predict, prototype
 from .losses import (SGDResult, hinge_loss, logistic_loss, loss_slope, loss_subgradient, perceptron_criterion,
                      perceptron_loss, total_loss, train_sgd)
 from .margins import MaxMargin, functional_margins, geometric_margin, max_margin, radius
+from .nonseparable import BestLine, Cycle, fewest_errors_line, find_cycle, weights_at_epoch_ends
 from .pocket import pocket
 from .proof import ProofQuantities, proof_quantities
 from .results import TrainResult, Update
@@ -30,6 +31,8 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "BestLine",
+    "Cycle",
     "KernelPerceptron",
     "MaxMargin",
     "Perceptron",
@@ -44,6 +47,8 @@ __all__ = [
     "widgets",
     "averaged",
     "decision_function",
+    "fewest_errors_line",
+    "find_cycle",
     "functional_margins",
     "geometric_margin",
     "hinge_loss",
@@ -65,4 +70,5 @@ __all__ = [
     "train",
     "train_sgd",
     "voted",
+    "weights_at_epoch_ends",
 ]

@@ -43,6 +43,7 @@ from .training import bias_scale, diverged, sequential_dot, visiting_order
 
 LossName = Literal["perceptron", "hinge", "logistic"]
 LOSS_NAMES: tuple[str, ...] = ("perceptron", "hinge", "logistic")
+Floats = NDArray[np.float64]
 
 
 def check_loss(loss: str) -> LossName:
@@ -240,7 +241,7 @@ def _check_signs(y: ArrayLike, n_samples: int) -> NDArray[np.float64]:
     return arr
 
 
-def _margins(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+def _margins(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float) -> tuple[Floats, Floats, Floats]:
     """Validated X and y and the functional margins y_i (w.x_i + b)."""
     Xa = check_X(X)
     ya = _check_signs(y, Xa.shape[0])
@@ -248,7 +249,9 @@ def _margins(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float) -> tuple[NDArra
     return Xa, ya, ya * (Xa @ wa + check_scalar(b, "b"))
 
 
-def total_loss(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0, *, loss: str = "perceptron") -> float:
+def total_loss(
+    X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0, *, loss: str = "perceptron"
+) -> float:
     """Return ``sum_i L(y_i (w.x_i + b))``, the loss of the classifier ``(w, b)`` on the data.
 
     Parameters
