@@ -217,7 +217,7 @@ def main() -> None:
     print("| numba cache | " + " | ".join(keys) + " |")
     print("|---" * (len(keys) + 1) + "|")
     for label, row in costs:
-        cells = [("yes" if v else "no") if isinstance(v, bool) else f"{v:.3f}" for v in row.values()]
+        cells = [("yes" if v else "no") if isinstance(v, bool) else f"{v:.4f}" for v in row.values()]
         print(f"| {label} | " + " | ".join(cells) + " |")
 
     # Load the compiled pass (and the benchmark's own loop) before timing anything.

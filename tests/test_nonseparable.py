@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron import datasets, pocket, train
-from perceptron import fewest_errors_line, find_cycle, weights_at_epoch_ends
+from perceptron import datasets, fewest_errors_line, find_cycle, pocket, train, weights_at_epoch_ends
 from perceptron.training import count_errors
 
 XOR = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
@@ -143,3 +142,12 @@ def test_a_duplicated_point_with_both_labels_costs_one_error():
 def test_fewest_errors_line_refuses_other_dimensions():
     with pytest.raises(ValueError, match="2 columns"):
         fewest_errors_line(np.zeros((4, 3)), [1, -1, 1, -1])
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from perceptron import nonseparable
+
+    failures, tried = doctest.testmod(nonseparable)
+    assert tried >= 3 and failures == 0

@@ -62,10 +62,13 @@ def weights_at_epoch_ends(
     ([[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]], [0.0, 0.0, 0.0, 0.0])
     """
     if not isinstance(result, TrainResult):
-        raise ValueError(f"result must be a TrainResult from train(..., record=True), got {type(result).__name__}")
+        raise ValueError(
+            f"result must be a TrainResult from train(..., record=True), got {type(result).__name__}"
+        )
     if len(result.history) != result.mistakes:
         raise ValueError(
-            f"the run made {result.mistakes} updates but recorded {len(result.history)}; train it with record=True"
+            f"the run made {result.mistakes} updates but recorded {len(result.history)}; "
+            "train it with record=True"
         )
     d = result.w.shape[0]
     w = np.zeros(d) if w0 is None else check_w(w0, d, name="w0").copy()
@@ -218,15 +221,19 @@ def fewest_errors_line(X: ArrayLike, y: ArrayLike) -> BestLine:
 
     Examples
     --------
-    One label out of five is wrong for every line: the middle point of a row.
+    Five points in a row labelled -, -, +, -, +: a line splits the row once, so it gets at least
+    one of them wrong, and one is enough.
 
-    >>> line = fewest_errors_line([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0], [4.0, 0.0]], [-1, -1, 1, -1, 1])
+    >>> row = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0], [4.0, 0.0]]
+    >>> line = fewest_errors_line(row, [-1, -1, 1, -1, 1])
     >>> line.errors
     1
     """
     Xa, ya = check_Xy(X, y)
     if Xa.shape[1] != 2:
-        raise ValueError(f"fewest_errors_line searches lines of the plane: X must have 2 columns, got {Xa.shape[1]}")
+        raise ValueError(
+            f"fewest_errors_line searches lines of the plane: X must have 2 columns, got {Xa.shape[1]}"
+        )
     n = Xa.shape[0]
     i, j = np.triu_indices(n, 1)
     diff = Xa[i] - Xa[j]
