@@ -4,7 +4,7 @@ Every chapter of the book imports this package. Labels are -1/+1; sgn(0) = +1; a
 mistake is ``y (w.x + b) <= 0``. See the book's notation page for every convention.
 """
 
-from . import datasets, losses, plotting, widgets
+from . import datasets, losses
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
 from .kernel import KernelPerceptron, kernel_predict, kernel_train
@@ -22,11 +22,17 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    """Import the scikit-learn estimator on first use: scikit-learn takes a second or more to load."""
+    """Import the heavy parts on first use: the scikit-learn estimator (scikit-learn takes a second
+    or more to load) and the matplotlib-based ``plotting`` and ``widgets`` modules, so that a
+    grading kernel or a test process that never draws does not pay for them."""
     if name == "Perceptron":
         from .estimator import Perceptron
 
         return Perceptron
+    if name in ("plotting", "widgets"):
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'perceptron' has no attribute {name!r}")
 
 
