@@ -97,7 +97,7 @@ def plot_hyperplane(
 
     The half-plane where ``w.x + b >= 0`` (predicted +1, including the line itself) is tinted with
     the +1 colour, the other with the -1 colour. The normal arrow starts at the point of the line
-    closest to the origin, ``-b w / ||w||^2``.
+    closest to the centre of the view.
     """
     w = np.asarray(w, dtype=float)
     if w.shape != (2,):
@@ -114,7 +114,10 @@ def plot_hyperplane(
     if pts is not None:
         ax.plot(pts[:, 0], pts[:, 1], color=color, linestyle=linestyle, lw=1.8, label=label, zorder=2)
         if normal:
-            foot = -b * w / np.dot(w, w)
+            # Anchor the arrow at the point of the line nearest the centre of the view (the point
+            # nearest the origin may lie far outside it, e.g. for data measured in centimetres).
+            centre = np.array([sum(xlim) / 2, sum(ylim) / 2])
+            foot = centre - (w @ centre + b) * w / np.dot(w, w)
             scale = 0.25 * min(xlim[1] - xlim[0], ylim[1] - ylim[0])
             tip = w / np.linalg.norm(w) * scale
             ax.annotate("", xy=foot + tip, xytext=foot,
