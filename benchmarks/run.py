@@ -10,7 +10,7 @@ For every size and kind of data it times, as medians of interleaved repeats:
   thread): a floor for five passes over X;
 * ``python``  -- ``reference_loop`` itself, once, where it takes a few seconds at most.
 
-``same`` is "yes" when ``train`` returned exactly (``np.array_equal``/``==``) the weights and bias
+Calls on n = 10 000 are timed in batches of 20. ``same`` is "yes" when ``train`` returned exactly (``np.array_equal``/``==``) the weights and bias
 of scikit-learn, and the weights, bias, mistakes and epochs of the compiled sequential loop and of
 the Python reference loop where it ran. The table is printed as Markdown, with the import and
 first-call (numba load or compile) costs measured in fresh interpreters.
@@ -109,23 +109,26 @@ def dataset(n: int, d: int, seed: int = 0):
     return X, y, flips, push
 
 
-def timed(function):
+def timed(function, number: int = 1):
+    """Seconds per call of ``function`` (mean of ``number`` back-to-back calls) and its last result."""
     start = time.perf_counter()
-    out = function()
-    return time.perf_counter() - start, out
+    for _ in range(number):
+        out = function()
+    return (time.perf_counter() - start) / number, out
 
 
 def measure(X, y, repeats: int) -> dict:
     d = X.shape[1]
+    number = 20 if X.shape[0] <= 10_000 else 1  # sub-millisecond calls are timed in batches
     w_floor = np.random.default_rng(1).standard_normal(d)
     times: dict[str, list[float]] = {"train": [], "sklearn": [], "seq": [], "floor": []}
 
     def floor():
         # The faster of BLAS with all its threads and with one: on a busy machine the thread
         # pool can be much slower than a single core, and a floor should be the best case.
-        best = timed(lambda: [X @ w_floor for _ in range(EPOCHS)])[0]
+        best = timed(lambda: [X @ w_floor for _ in range(EPOCHS)], number)[0]
         with threadpoolctl.threadpool_limits(1, user_api="blas"):
-            return min(best, timed(lambda: [X @ w_floor for _ in range(EPOCHS)])[0])
+            return min(best, timed(lambda: [X @ w_floor for _ in range(EPOCHS)], number)[0])
 
     def sklearn_fit():
         return Perceptron(eta0=1.0, penalty=None, shuffle=False, tol=None, max_iter=EPOCHS).fit(X, y)
@@ -143,7 +146,7 @@ def measure(X, y, repeats: int) -> dict:
     for repeat in range(repeats):
         # Interleaved and rotated, so that load from other jobs hits every column alike.
         for name, function in runs[repeat % 3 :] + runs[: repeat % 3]:
-            t, outputs[name] = timed(function)
+            t, outputs[name] = timed(function, number)
             times[name].append(t)
         times["floor"].append(floor())
         # OpenBLAS threads spin for a while after a call; let them park before the next timing.

@@ -51,6 +51,16 @@ def mistake_bound(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> float:
     if mode == "one":
         Xa = np.column_stack([Xa, np.ones(len(ya))])
     R = radius(Xa)
-    gamma = max_margin(Xa, ya, bias=(mode == "radius")).gamma
+    try:
+        gamma = max_margin(Xa, ya, bias=(mode == "radius")).gamma
+    except ValueError as exc:
+        if "not linearly separable" not in str(exc):
+            raise
+        # max_margin's hint ("try bias=True") is about its own argument; say what holds here.
+        need = "through the origin" if mode == "none" else "by any hyperplane"
+        raise ValueError(
+            f"the data are not linearly separable {need}, so the perceptron with bias={mode!r} "
+            "never converges and no mistake bound applies"
+        ) from None
     factor = 2.0 if mode == "radius" else 1.0
     return float((factor * R / gamma) ** 2)
