@@ -4,13 +4,15 @@ For every size and kind of data it times, as medians of interleaved repeats:
 
 * ``train``   -- ``perceptron.train(X, y, bias="one", eta=1, max_epochs=5)``, validation included;
 * ``sklearn`` -- ``Perceptron(eta0=1, penalty=None, shuffle=False, tol=None, max_iter=5).fit(X, y)``;
+* ``loop``    -- ``fast_training.fast_loop`` alone: train's compiled loop without validation;
 * ``seq``     -- the plain sequential loop compiled with numba (one product and one addition at a
   time, what ``reference_loop`` and scikit-learn compute), the alternative the fast path beat;
 * ``5 X@w``   -- five matrix-vector products ``X @ w`` (BLAS, the faster of all threads and one
   thread): a floor for five passes over X;
 * ``python``  -- ``reference_loop`` itself, once, where it takes a few seconds at most.
 
-Calls on n = 10 000 are timed in batches of 20. ``same`` is "yes" when ``train`` returned exactly (``np.array_equal``/``==``) the weights and bias
+Calls on n = 10 000 are timed in batches of 20. ``same`` is "yes" when ``train`` returned exactly
+(``np.array_equal``/``==``) the weights and bias
 of scikit-learn, and the weights, bias, mistakes and epochs of the compiled sequential loop and of
 the Python reference loop where it ran. The table is printed as Markdown, with the import and
 first-call (numba load or compile) costs measured in fresh interpreters.
@@ -39,6 +41,7 @@ import threadpoolctl
 from sklearn.linear_model import Perceptron
 
 import perceptron
+from perceptron.fast_training import fast_loop
 from perceptron.training import reference_loop, visiting_order
 
 EPOCHS = 5
@@ -79,7 +82,8 @@ def machine() -> dict[str, str]:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-    blas = [f"{p['internal_api']} {p['version']} ({p['num_threads']} threads)" for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
+    pools = [p for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
+    blas = [f"{p['internal_api']} {p['version']} ({p['num_threads']} threads)" for p in pools]
     return {
         "date": datetime.date.today().isoformat(),
         "cpu": f"{model}, nproc = {os.cpu_count()}",
@@ -121,7 +125,7 @@ def measure(X, y, repeats: int) -> dict:
     d = X.shape[1]
     number = 20 if X.shape[0] <= 10_000 else 1  # sub-millisecond calls are timed in batches
     w_floor = np.random.default_rng(1).standard_normal(d)
-    times: dict[str, list[float]] = {"train": [], "sklearn": [], "seq": [], "floor": []}
+    times: dict[str, list[float]] = {"train": [], "sklearn": [], "loop": [], "seq": [], "floor": []}
 
     def floor():
         # The faster of BLAS with all its threads and with one: on a busy machine the thread
@@ -141,11 +145,14 @@ def measure(X, y, repeats: int) -> dict:
     def train():
         return perceptron.train(X, y, bias="one", eta=1.0, max_epochs=EPOCHS)
 
-    runs = [("train", train), ("sklearn", sklearn_fit), ("seq", seq)]
+    def loop():
+        return fast_loop(X, y, 1.0, 1.0, np.zeros(d), 0.0, EPOCHS, visiting_order(X.shape[0], False, None))
+
+    runs = [("train", train), ("sklearn", sklearn_fit), ("loop", loop), ("seq", seq)]
     outputs = {}
     for repeat in range(repeats):
         # Interleaved and rotated, so that load from other jobs hits every column alike.
-        for name, function in runs[repeat % 3 :] + runs[: repeat % 3]:
+        for name, function in runs[repeat % len(runs) :] + runs[: repeat % len(runs)]:
             t, outputs[name] = timed(function, number)
             times[name].append(t)
         times["floor"].append(floor())
@@ -154,13 +161,16 @@ def measure(X, y, repeats: int) -> dict:
     result, clf, sequential = outputs["train"], outputs["sklearn"], outputs["seq"]
     same = np.array_equal(result.w, clf.coef_[0]) and result.b == float(clf.intercept_[0])
     w, b, mistakes, epochs = sequential
-    same = same and np.array_equal(result.w, w) and result.b == b and (result.mistakes, result.epochs) == (mistakes, epochs)
+    same = same and np.array_equal(result.w, w) and result.b == b
+    same = same and np.array_equal(result.w, outputs["loop"].w) and result.b == outputs["loop"].b
+    same = same and (result.mistakes, result.epochs) == (mistakes, epochs)
     python = None
     if X.shape[0] <= PYTHON_LOOP_LIMIT:
         order = visiting_order(X.shape[0], False, None)
         python, ref = timed(lambda: reference_loop(X, y, 1.0, 1.0, np.zeros(d), 0.0, EPOCHS, order, False))
         same = same and np.array_equal(result.w, ref.w) and result.b == ref.b
-        same = same and (result.mistakes, result.epochs, result.errors) == (ref.mistakes, ref.epochs, ref.errors)
+        counts = (result.mistakes, result.epochs, result.errors)
+        same = same and counts == (ref.mistakes, ref.epochs, ref.errors)
     row = {k: statistics.median(v) for k, v in times.items()}
     row.update(python=python, same=same, mistakes=result.mistakes, epochs=result.epochs)
     return row
@@ -186,8 +196,10 @@ WARMUP_SNIPPET = textwrap.dedent(
     t4 = time.perf_counter()
     perceptron.train(X, y, max_epochs=5)
     t5 = time.perf_counter()
-    print(json.dumps({"import perceptron": t1 - t0, "small run": t2 - t1, "small run loads numba": small_loads_numba,
-                      "import numba + fast_training": t3 - t2, "first compiled run": t4 - t3, "second run": t5 - t4}))
+    print(json.dumps({
+        "import perceptron": t1 - t0, "small run": t2 - t1, "small run loads numba": small_loads_numba,
+        "import numba + fast_training": t3 - t2, "first compiled run": t4 - t3, "second run": t5 - t4,
+    }))
     """
 )
 
@@ -198,7 +210,8 @@ def warmup_costs() -> list[tuple[str, dict]]:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         for label in ("cold cache (compiles)", "warm cache (loads)", "warm cache (loads)"):
-            out = subprocess.run([sys.executable, "-c", WARMUP_SNIPPET], env=env, capture_output=True, text=True, check=True)
+            command = [sys.executable, "-c", WARMUP_SNIPPET]
+            out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
             rows.append((label, json.loads(out.stdout)))
     return rows
 
@@ -230,32 +243,34 @@ def main() -> None:
     sequential_loop(warm_X, warm_y, np.zeros(3), 0.0, 2)
 
     print(f"\n## Five epochs, bias 'one', eta 1 (medians; times in seconds; {EPOCHS} X@w = floor)\n")
-    header = ["n", "d", "data", "epochs", "mistakes", "train", "sklearn", "seq", f"{EPOCHS} X@w", "python", "train/sklearn", "train/floor", "same"]
+    header = ["n", "d", "data", "epochs", "mistakes", "train", "sklearn", "loop", "seq", f"{EPOCHS} X@w"]
+    header += ["python", "train/sklearn", "train/floor", "same"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---:|" * 2 + ":---|" + "---:|" * (len(header) - 4) + ":---:|")
     sizes = [s for s in SIZES if not args.quick or s[0] <= 100_000]
     all_same = True
     for n, d in sizes:
         X, y_clean, flips, push = dataset(n, d)
-        repeats = 7 if n <= 10_000 else 5 if n <= 100_000 else 3
+        repeats = 7 if n <= 10_000 else 5
         opened = 0.0
-        results = {}
         for kind, gap, rate in KINDS:
             if gap != opened:  # widen (or narrow back) the empty band around the hyperplane
                 push(gap - opened)
                 opened = gap
             y = np.where(flips < rate, -y_clean, y_clean)
-            results[kind] = row = measure(X, y, repeats)
+            row = measure(X, y, repeats)
             all_same &= row["same"]
             python = "-" if row["python"] is None else f"{row['python']:.2f}"
             print(
-                f"| {n:,} | {d} | {kind} | {row['epochs']} | {row['mistakes']:,} | {row['train']:.4f} | {row['sklearn']:.4f} "
+                f"| {n:,} | {d} | {kind} | {row['epochs']} | {row['mistakes']:,} "
+                f"| {row['train']:.4f} | {row['sklearn']:.4f} | {row['loop']:.4f} "
                 f"| {row['seq']:.4f} | {row['floor']:.4f} | {python} | {row['train'] / row['sklearn']:.2f} "
                 f"| {row['train'] / row['floor']:.2f} | {'yes' if row['same'] else 'NO'} |",
                 flush=True,
             )
         del X
-    print(f"\nAll runs identical: {'yes' if all_same else 'NO'}. Benchmark time: {time.perf_counter() - started:.0f} s.")
+    elapsed = time.perf_counter() - started
+    print(f"\nAll runs identical: {'yes' if all_same else 'NO'}. Benchmark time: {elapsed:.0f} s.")
     if not all_same:
         sys.exit(1)
 

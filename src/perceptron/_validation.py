@@ -28,10 +28,23 @@ def check_X(X: ArrayLike, *, name: str = "X") -> NDArray[np.float64]:
         raise ValueError(f"{name} is empty: it has 0 samples")
     if arr.shape[1] == 0:
         raise ValueError(f"{name} has 0 features")
-    if not np.isfinite(arr).all():
+    if not _all_finite(arr):
         bad = int(np.size(arr) - np.isfinite(arr).sum())
         raise ValueError(f"{name} contains NaN or infinity ({bad} non-finite entries)")
     return arr
+
+
+def _all_finite(arr: NDArray[np.float64]) -> bool:
+    """Whether every entry is finite, without an elementwise temporary in the common case.
+
+    A NaN or infinite entry makes the sum NaN or infinite, so a finite sum proves all entries
+    finite (scikit-learn's check); only a non-finite sum (such an entry, or a sum that overflows)
+    is looked at entry by entry. The (n, d) boolean temporary of ``np.isfinite(arr).all()`` made
+    validation of large X slow and erratic (page faults), a fifth of ``train``'s time at 800 MB.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = float(np.sum(arr))
+    return bool(np.isfinite(total)) or bool(np.isfinite(arr).all())
 
 
 def check_w(w: ArrayLike, n_features: int, *, name: str = "w") -> NDArray[np.float64]:
