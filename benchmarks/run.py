@@ -27,6 +27,7 @@ import datetime
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -270,7 +271,9 @@ def main() -> None:
             )
         del X
     elapsed = time.perf_counter() - started
-    print(f"\nAll runs identical: {'yes' if all_same else 'NO'}. Benchmark time: {elapsed:.0f} s.")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
+    print(f"\nAll runs identical: {'yes' if all_same else 'NO'}. Benchmark time: {elapsed:.0f} s, "
+          f"peak memory {peak:.1f} GiB.")
     if not all_same:
         sys.exit(1)
 

@@ -24,12 +24,16 @@ def assert_proof_holds(q: ProofQuantities, mistakes: int) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(data=separable_data(bias=False, max_samples=30, max_features=4),
+@given(data=separable_data(bias=False, max_samples=30, max_features=4, scales=(1.0, 7.5, 300.0)),
        mode=st.sampled_from(["one", "radius", "none"]),
        shuffle_seed=st.one_of(st.none(), st.integers(0, 1000)))
 def test_every_inequality_of_the_proof_holds_along_recorded_runs(data, mode, shuffle_seed):
+    # Tiny scales are left out: with bias "one" their bound runs to millions of updates. At these
+    # scales the bound is at most ~1e4, and every pass but the last makes a mistake, so the run
+    # must converge well within max_epochs: converging is part of what the theorem promises.
     X, y = data
-    run = train(X, y, bias=mode, record=True, shuffle=shuffle_seed is not None, seed=shuffle_seed)
+    run = train(X, y, bias=mode, record=True, shuffle=shuffle_seed is not None, seed=shuffle_seed,
+                max_epochs=100_000)
     assert run.converged
     assert_proof_holds(proof_quantities(X, y, run, bias=mode), run.mistakes)
 

@@ -349,3 +349,20 @@ def test_fortran_ordered_and_integer_inputs_give_the_same_run():
 def test_training_docstring_examples_run():
     failures, attempted = doctest.testmod(training, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert attempted > 0 and failures == 0
+
+
+def test_kernels_compile_in_memory_when_no_cache_directory_is_writable(monkeypatch):
+    # numba raises at decoration when no cache locator is usable (read-only install, no home).
+    requested = []
+    real_njit = fast_training.numba.njit
+
+    def njit(**options):
+        requested.append(options["cache"])
+        if options["cache"]:
+            raise RuntimeError("cannot cache function 'f': no locator available for file 'f.py'")
+        return real_njit(**options)
+
+    monkeypatch.setattr(fast_training.numba, "njit", njit)
+    add_one = fast_training._jit()(lambda x: x + 1)
+    assert requested == [True, False]
+    assert add_one(41) == 42

@@ -66,8 +66,8 @@ def sequential_dot(x: NDArray[np.float64], w: NDArray[np.float64]) -> float:
 
     This pins the rounding of a score: it is the order of scikit-learn's ``Perceptron`` and of the
     compiled loop in :mod:`perceptron.fast_training`. ``x @ w`` calls BLAS, which adds in blocks
-    (from 16 features on) and can round differently; that matters only for a score within
-    rounding of 0, but then it decides whether a point is a mistake.
+    (with this machine's OpenBLAS, from 16 features on) and can round differently; that matters
+    only for a score within rounding of 0, but then it decides whether a point is a mistake.
     """
     return float(np.cumsum(x * w)[-1])
 
