@@ -38,6 +38,7 @@ test: $(STAMP) browser
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/widget_callbacks.py
 
 # Student notebooks and autograder zips of the homework (otter assign, no Docker) in _build/homework;
 # an assignment is rebuilt only when its master, the hidden tests' helper or the build tool change.

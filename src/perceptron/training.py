@@ -110,7 +110,10 @@ def train(
     y : array_like of shape (n_samples,)
         Labels, each -1 or +1, both present.
     eta : float, default 1.0
-        Learning rate, > 0. From a zero start it only rescales ``(w, b)``: the mistakes are the same.
+        Learning rate, > 0. From a zero start it only rescales ``(w, b)``: in exact arithmetic
+        the mistakes are the same for every ``eta``. In floating point this holds bit for bit when
+        ``eta`` is a power of two; otherwise rounding can flip the sign of a score that is exactly
+        zero for one ``eta`` (e.g. integer data), so runs can then differ.
     bias : {"one", "radius", "none"}, default "one"
         How the bias is learned: ``b += eta*y`` (augment with 1), ``b += eta*y*R**2`` (the
         variant of the CMU 36-350 notes, augment with R) or not at all (``b`` stays ``b0``).
