@@ -143,3 +143,75 @@ def test_proof_inequalities_figure_has_one_panel_per_inequality_with_measured_an
         drawn = [line.get_ydata() for line in ax.get_lines()]
         np.testing.assert_allclose(drawn[0], measured)
         np.testing.assert_allclose(drawn[1], bound)
+
+
+# --- drawing cost: fewer tick objects and no title measurement, the same picture -------------------
+
+def _png(fig):
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=60, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def _with_matplotlib_defaults(ax, title):
+    """Put back matplotlib's own tick locators and its automatic title placement on ``ax``."""
+    from matplotlib.ticker import AutoLocator, LogLocator
+
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(LogLocator() if axis.get_scale() == "log" else AutoLocator())
+    ax.set_title(title)
+    assert hasattr(ax, "_autotitlepos")  # matplotlib's flag (private): a rename must fail this test
+    ax._autotitlepos = True  # as on a fresh axes (rcParams["axes.titley"] is None): placed on each draw
+
+
+def test_classifier_figure_builds_ticks_only_inside_the_view():
+    from perceptron import datasets
+    from perceptron.plotting import plot_classifier
+
+    X, y = datasets.make_separable(40, margin=0.1, seed=2)
+    ax = plot_classifier(X, y, [1.0, 0.5], 0.2, title="some title")
+    ax.figure.canvas.draw()
+    for axis, (low, high) in [(ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())]:
+        locs = axis.get_majorticklocs()
+        assert len(locs) >= 2 and np.all((low <= locs) & (locs <= high))
+        assert len(axis.majorTicks) == len(locs)  # no tick object built for a location never drawn
+
+
+@pytest.mark.parametrize("figure", ["classifier", "margin", "proof race"])
+def test_lean_ticks_and_fixed_title_draw_the_same_pixels_as_matplotlibs_defaults(figure):
+    from perceptron import datasets, proof_quantities, train
+    from perceptron.plotting import new_axes, plot_classifier, plot_margin, plot_proof_race
+
+    X, y = datasets.make_separable(40, margin=0.1, seed=2)
+    draw = {"classifier": lambda ax: plot_classifier(X, y, [1.0, 0.5], 0.2, ax, title="t = 1: 3 errors"),
+            "margin": lambda ax: plot_margin(X, y, [1.0, 0.5], 0.2, ax, title="t = 1: 3 errors"),
+            "proof race": lambda ax: plot_proof_race(
+                proof_quantities(X, y, train(X, y, record=True), bias="one"), ax)}[figure]
+    ours = draw(None)
+    title = ours.get_title()
+    reference = draw(new_axes(size=tuple(ours.figure.get_size_inches())))
+    _with_matplotlib_defaults(reference, title)
+    assert type(ours.xaxis.get_major_locator()) is not type(reference.xaxis.get_major_locator())
+    assert _png(ours.figure) == _png(reference.figure)
+
+
+def test_in_view_ticks_keep_every_location_when_fewer_than_two_are_in_view():
+    from perceptron.plotting import plot_data
+
+    ax = plot_data(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([1, -1]))
+    ax.set_xlim(0.45, 0.55)              # at most one default location (0.5) would lie in view
+    locs = ax.xaxis.get_majorticklocs()
+    assert len(locs) >= 2 and ax.xaxis.get_major_formatter().format_ticks(locs)
+
+
+def test_plain_log_ticks_build_no_decade_outside_the_view():
+    from perceptron.plotting import plain_log_ticks
+
+    fig, ax = plt.subplots()
+    ax.loglog([2, 5e3], [0.5, 40])
+    plain_log_ticks(ax)
+    fig.canvas.draw()
+    assert ax.xaxis.get_majorticklocs().tolist() == [10.0, 100.0, 1000.0]
+    assert ax.yaxis.get_majorticklocs().tolist() == [1.0, 10.0]

@@ -6,12 +6,15 @@ distinguishable with the common forms of colour blindness); geometry is drawn wi
 
 from __future__ import annotations
 
+import copy
 from typing import Callable
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.axis import Axis
 from matplotlib.figure import Figure
+from matplotlib.ticker import AutoLocator, LogLocator
 from numpy.typing import ArrayLike
 
 CLASS_COLORS = {1: "#0072B2", -1: "#D55E00"}
@@ -19,6 +22,45 @@ CLASS_MARKERS = {1: "o", -1: "s"}
 CLASS_LABELS = {1: "y = +1", -1: "y = \u22121"}  # plain text: mathtext parsing would dominate a slider redraw
 BOUNDARY_COLOR = "#222222"
 ACCENT_COLOR = "#009E73"
+# Titles sit at matplotlib's default height, given explicitly: otherwise matplotlib measures every
+# tick label on each draw to lift the title above ticks on top, which these figures never have
+# (same pixels, ~5% less time per slider frame).
+_TITLE_Y = 1.0
+
+
+class _InView:
+    """Mixin for a tick locator: its locations less those outside the view, when two or more remain.
+
+    Matplotlib builds a tick (two marks, two labels, a grid line) for every location a locator
+    returns, and its default locators return one or two beyond each end of an axis that are never
+    drawn; dropping them changes no pixel and saves ~5% of drawing a slider frame. With fewer than
+    two left in view all are kept, since a plain axis chooses its label format from their spread.
+    """
+
+    def __call__(self) -> np.ndarray:
+        locs = np.asarray(super().__call__())  # type: ignore[misc]
+        low, high = sorted(self.axis.get_view_interval())  # type: ignore[attr-defined]
+        slack = 1e-6 * (high - low)  # looser than matplotlib's own test: every tick it draws stays
+        shown = locs[(locs >= low - slack) & (locs <= high + slack)]
+        return shown if len(shown) >= 2 else locs
+
+
+class _InViewAutoLocator(_InView, AutoLocator):
+    """The default locator of a linear axis, building no tick outside the view."""
+
+
+class _InViewLogLocator(_InView, LogLocator):
+    """The default locator of a log axis, building no tick outside the view."""
+
+
+def _visible_ticks_only(axis: Axis) -> None:
+    """Swap the default major locator of ``axis`` for its in-view variant, same settings."""
+    locator = axis.get_major_locator()
+    variant = {AutoLocator: _InViewAutoLocator, LogLocator: _InViewLogLocator}.get(type(locator))
+    if variant is not None:
+        swapped = copy.copy(locator)
+        swapped.__class__ = variant  # same state (bins, base, ...), only __call__ filters
+        axis.set_major_locator(swapped)
 
 
 def new_axes(ax: Axes | None = None, *, size: tuple[float, float] = (4.6, 4.2)) -> Axes:
@@ -37,13 +79,16 @@ def new_axes(ax: Axes | None = None, *, size: tuple[float, float] = (4.6, 4.2)) 
 def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool = True, **kwargs) -> Axes:
     """Scatter a two-feature dataset, each class in its own colour and marker.
 
-    Extra keyword arguments go to ``Axes.scatter`` (e.g. ``s``, ``alpha``).
+    Extra keyword arguments go to ``Axes.scatter`` (e.g. ``s``, ``alpha``). Axes left with
+    matplotlib's default tick locator get its in-view variant (same picture, drawn faster).
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
     if X.ndim != 2 or X.shape[1] != 2:
         raise ValueError(f"plot_data draws 2-D points: X must have shape (n, 2), got {X.shape}")
     ax = new_axes(ax)
+    _visible_ticks_only(ax.xaxis)
+    _visible_ticks_only(ax.yaxis)
     style = {"s": 28, "edgecolors": "white", "linewidths": 0.6, "zorder": 3} | kwargs
     for label in (1, -1):
         pts = X[y == label]
@@ -172,7 +217,7 @@ def plot_classifier(
         ax.scatter(*X[highlight], s=180, facecolors="none", edgecolors=BOUNDARY_COLOR, linewidths=1.8,
                    zorder=5, label="updated on")
     if title:
-        ax.set_title(title)
+        ax.set_title(title, y=_TITLE_Y)
     if legend:
         ax.legend(loc="best", fontsize="small", framealpha=0.85)
     return ax
@@ -198,7 +243,7 @@ def plot_decision_regions(
     ax.contour(gx, gy, z, levels=[0], colors=[BOUNDARY_COLOR], linewidths=1.5, zorder=1)
     plot_data(X, y, ax)
     if title:
-        ax.set_title(title)
+        ax.set_title(title, y=_TITLE_Y)
     return ax
 
 
@@ -263,7 +308,7 @@ def plot_weight_image(
     ax.set_xticks([])
     ax.set_yticks([])
     if title:
-        ax.set_title(title)
+        ax.set_title(title, y=_TITLE_Y)
     if colorbar:
         ax.figure.colorbar(image, ax=ax, label="weight", shrink=0.85)
     return ax
@@ -341,7 +386,8 @@ def plain_log_ticks(ax: Axes) -> Axes:
     """Label log axes with plain numbers (1, 10, 100) and drop their minor ticks: both are slow to draw.
 
     Mathtext powers (``10^2``) and the eight minor ticks per decade dominate the time to draw a
-    log-log figure, which matters for a slider. Returns ``ax``.
+    log-log figure, which matters for a slider; no tick is built for decades outside the view
+    either. Returns ``ax``.
 
     Examples
     --------
@@ -356,6 +402,7 @@ def plain_log_ticks(ax: Axes) -> Axes:
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         axis.set_minor_locator(NullLocator())
+        _visible_ticks_only(axis)
     return ax
 
 
@@ -398,7 +445,7 @@ def plot_proof_race(q, ax: Axes | None = None, *, legend: bool = True) -> Axes:
     ax.axvline(q.bound, color=BOUNDARY_COLOR, ls="--", lw=1, label="k = (R/γ)²")
     plain_log_ticks(ax)
     ax.set_xlabel("update k")
-    ax.set_title(f"{len(q.k)} mistakes, bound {q.bound:.0f}")
+    ax.set_title(f"{len(q.k)} mistakes, bound {q.bound:.0f}", y=_TITLE_Y)
     if legend:
         ax.legend(loc="upper left", fontsize="x-small", framealpha=0.85)
     return ax

@@ -1,0 +1,100 @@
+"""Tests of perceptron.widgets.SliderFigure: the frames, the static HTML view and the live slider."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pytest
+
+from perceptron.widgets import SliderFigure, figure_to_png
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+class CountingDraw:
+    """A draw function (a line of slope ``value``) that counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[float] = []
+
+    def __call__(self, value: float):
+        self.calls.append(value)
+        fig, ax = plt.subplots(figsize=(2, 2))
+        ax.plot([0, 1], [0, value])
+        ax.set_ylim(-3, 3)
+        return fig
+
+
+def test_frames_draw_every_position_once_and_are_kept():
+    draw = CountingDraw()
+    slider = SliderFigure(draw, [-1, 0, 2], name="slope")
+    frames = slider.frames()
+    assert slider.frames() is frames and draw.calls == [-1, 0, 2]
+    assert len(set(frames)) == 3 and all(png.startswith(b"\x89PNG") for png in frames)
+
+
+def test_a_frame_is_the_png_a_fresh_draw_gives():
+    draw = CountingDraw()
+    slider = SliderFigure(draw, [1, 2], name="slope", dpi=50)
+    assert slider.frames()[1] == figure_to_png(draw(2), dpi=50)
+
+
+def test_live_slider_redraws_on_every_move_and_shows_what_the_book_shows():
+    # The live view calls draw again (a reader may have changed what draw reads), and since
+    # rendering is deterministic its picture is byte-identical to the static frame.
+    draw = CountingDraw()
+    slider = SliderFigure(draw, [-2, -1, 0, 1], name="slope", initial=1)
+    control, image = slider.live_widget().children
+    assert image.value == slider.frames()[1]
+    drawn = len(draw.calls)
+    for k in [3, 0, 2]:
+        control.value = k
+        assert image.value == slider.frames()[k]
+    assert len(draw.calls) == drawn + 3
+
+
+def test_live_slider_labels_positions_with_the_format():
+    slider = SliderFigure(CountingDraw(), [0.5, 1.25], name="η", fmt="{:.2f}")
+    control, _ = slider.live_widget().children
+    assert [label for label, _ in control.options] == ["0.50", "1.25"] and control.value == 0
+
+
+def test_static_html_is_a_range_input_over_every_frame():
+    slider = SliderFigure(CountingDraw(), [1, 2, 3], name="slope <k>", initial=2)
+    page = slider.static_html()
+    assert page.startswith('<div class="perceptron-slider">') and page.endswith("</div>")
+    assert re.search(r'<input type="range" min="0" max="2" step="1" value="2"', page)
+    assert "<output>3</output>" in page and "slope &lt;k&gt;" in page and "slope <k>" not in page
+    payload = json.loads(re.search(r'<script type="application/json">(.*?)</script>', page).group(1))
+    assert payload["labels"] == ["1", "2", "3"]
+    assert [base64.b64decode(f.split(",", 1)[1]) for f in payload["frames"]] == slider.frames()
+    assert re.search(r'<img src="([^"]+)"', page).group(1) == payload["frames"][2]
+
+
+def test_display_carries_the_live_and_the_static_view():
+    bundle = SliderFigure(CountingDraw(), [1, 2], name="slope")._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/html"].startswith('<div class="perceptron-slider">')
+    assert bundle["text/plain"] == "SliderFigure: slope over 2 positions"
+
+
+def test_a_label_that_does_not_fit_the_format_is_shown_as_text():
+    assert SliderFigure(CountingDraw(), ["low", "high"], name="level").label("low") == "low"
+
+
+@pytest.mark.parametrize(("values", "initial", "message"), [([1], 0, "at least two values"),
+                                                            ([1, 2], 2, "initial must index values")])
+def test_bad_slider_settings_are_refused(values, initial, message):
+    with pytest.raises(ValueError, match=message):
+        SliderFigure(CountingDraw(), values, name="slope", initial=initial)
