@@ -36,7 +36,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._validation import check_bias, check_epochs, check_positive, check_X, check_Xy
 from .results import TrainResult
-from .training import bias_scale, count_errors, diverged, sequential_dot, visiting_order
+from .training import bias_scale, count_errors, diverged, overflow_raises, sequential_dot, visiting_order
 
 # One weight vector the perceptron held: (w_k, b_k, c_k).
 Survivor = tuple[NDArray[np.float64], float, int]
@@ -97,11 +97,8 @@ def _survivors(
 
     Also returns the number of updates and whether the last pass was clean. Inputs are trusted.
     """
-    try:  # overflow is an error, not a warning followed by inf/NaN weights
-        with np.errstate(over="raise", invalid="raise"):
-            return _survivor_loop(X, y, eta, step_b, max_epochs, next_order)
-    except FloatingPointError:
-        raise diverged("a score or the weights") from None
+    with overflow_raises("a score or the weights"):
+        return _survivor_loop(X, y, eta, step_b, max_epochs, next_order)
 
 
 def _survivor_loop(
@@ -227,12 +224,9 @@ def averaged(
     survivors, mistakes, clean = _survivors(Xa, ya, eta, step_b, max_epochs, next_order)
     counts = np.array([c for _, _, c in survivors], dtype=np.float64)
     total = counts.sum()  # == n * max_epochs
-    try:
-        with np.errstate(over="raise", invalid="raise"):
-            w = counts @ np.stack([wk for wk, _, _ in survivors]) / total
-            b = float(counts @ np.array([bk for _, bk, _ in survivors]) / total)
-    except FloatingPointError:
-        raise diverged("the sum of the weights") from None
+    with overflow_raises("the sum of the weights"):
+        w = counts @ np.stack([wk for wk, _, _ in survivors]) / total
+        b = float(counts @ np.array([bk for _, bk, _ in survivors]) / total)
     return TrainResult(
         w=w,
         b=b,

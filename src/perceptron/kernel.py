@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._validation import check_epochs, check_positive, check_scalar, check_X, check_Xy
-from .training import diverged, visiting_order
+from .training import overflow_raises, visiting_order
 
 KernelFunction = Callable[[NDArray[np.float64], NDArray[np.float64]], ArrayLike]
 KernelSpec = Union[str, KernelFunction]
@@ -235,11 +235,8 @@ def kernel_train(
     K = _gram(Xa, Xa, kernel, degree, gamma, coef0)
     next_order = visiting_order(Xa.shape[0], shuffle, seed)
 
-    try:  # overflow is an error, not a warning followed by inf/NaN scores
-        with np.errstate(over="raise", invalid="raise"):
-            alpha, b, epoch, clean = _dual_loop(K, ya, max_epochs, next_order)
-    except FloatingPointError:
-        raise diverged("the scores") from None
+    with overflow_raises("the scores"):
+        alpha, b, epoch, clean = _dual_loop(K, ya, max_epochs, next_order)
     return KernelPerceptron(
         alpha=alpha,
         b=b,

@@ -44,7 +44,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._validation import check_bias, check_epochs, check_positive, check_Xy
 from .results import TrainResult, Update
-from .training import bias_scale, count_errors, diverged, sequential_dot, visiting_order
+from .training import bias_scale, count_errors, diverged, overflow_raises, sequential_dot, visiting_order
 
 
 def pocket(
@@ -129,12 +129,8 @@ def pocket(
     step_b = eta * bias_scale(Xa, mode) ** 2
     next_order = visiting_order(Xa.shape[0], shuffle, seed)
 
-    # Overflow is an error, not a warning: a NaN score would otherwise count as a correct point.
-    try:
-        with np.errstate(over="raise", invalid="raise"):
-            return _pocket_loop(Xa, ya, eta, step_b, max_epochs, next_order, record)
-    except FloatingPointError:
-        raise diverged("a score or the weights") from None
+    with overflow_raises("a score or the weights"):
+        return _pocket_loop(Xa, ya, eta, step_b, max_epochs, next_order, record)
 
 
 def _pocket_loop(

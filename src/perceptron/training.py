@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import math
 import sys
+from contextlib import contextmanager
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -82,6 +83,20 @@ def diverged(what: str) -> ValueError:
     return ValueError(
         f"training diverged: {what} overflowed to inf/NaN; rescale X or lower eta (or w0/b0)"
     )
+
+
+@contextmanager
+def overflow_raises(what: str) -> Iterator[None]:
+    """Inside the block, numpy overflow raises :func:`diverged` naming ``what``.
+
+    Overflow is an error, not a warning followed by inf/NaN weights: a NaN score would otherwise
+    compare as "no mistake" and training would go on silently.
+    """
+    try:
+        with np.errstate(over="raise", invalid="raise"):
+            yield
+    except FloatingPointError:
+        raise diverged(what) from None
 
 
 def train(
@@ -187,7 +202,10 @@ def train(
     else:
         head = min(max_epochs, REFERENCE_BUDGET // Xa.shape[0])
     if head > 0:
-        result = reference_loop(Xa, ya, eta, step_b, w, b, head, next_order, record)
+        # The loop checks every score and weight for inf/NaN and raises `diverged` itself; numpy's
+        # own overflow warnings would only print noise before that error.
+        with np.errstate(over="ignore", invalid="ignore"):
+            result = reference_loop(Xa, ya, eta, step_b, w, b, head, next_order, record)
         if result.converged or head == max_epochs:
             return result
         w, b = result.w, result.b
