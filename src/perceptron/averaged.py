@@ -34,9 +34,9 @@ from typing import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_bias, check_epochs, check_positive, check_X, check_Xy
+from ._validation import check_X
 from .results import TrainResult
-from .training import bias_scale, count_errors, diverged, overflow_raises, sequential_dot, visiting_order
+from .training import count_errors, diverged, overflow_raises, prepare_run, sequential_dot
 
 # One weight vector the perceptron held: (w_k, b_k, c_k).
 Survivor = tuple[NDArray[np.float64], float, int]
@@ -144,16 +144,6 @@ def _survivor_loop(
     return survivors, mistakes, clean
 
 
-def _prepare(X, y, eta, bias, max_epochs, shuffle, seed):
-    """Validate the common arguments; return the data and the loop's inputs."""
-    Xa, ya = check_Xy(X, y)
-    eta = check_positive(eta, "eta")
-    mode = check_bias(bias)
-    max_epochs = check_epochs(max_epochs)
-    step_b = eta * bias_scale(Xa, mode) ** 2
-    return Xa, ya, eta, step_b, max_epochs, visiting_order(Xa.shape[0], shuffle, seed)
-
-
 def averaged(
     X: ArrayLike,
     y: ArrayLike,
@@ -220,7 +210,7 @@ def averaged(
     >>> result.w.tolist(), result.b, result.mistakes, result.converged
     ([2.0], 1.0, 1, True)
     """
-    Xa, ya, eta, step_b, max_epochs, next_order = _prepare(X, y, eta, bias, max_epochs, shuffle, seed)
+    Xa, ya, eta, step_b, max_epochs, next_order = prepare_run(X, y, eta, bias, max_epochs, shuffle, seed)
     survivors, mistakes, clean = _survivors(Xa, ya, eta, step_b, max_epochs, next_order)
     counts = np.array([c for _, _, c in survivors], dtype=np.float64)
     total = counts.sum()  # == n * max_epochs
@@ -292,6 +282,6 @@ def voted(
     >>> model.predict([[5.0], [-5.0]]).tolist()
     [1, -1]
     """
-    Xa, ya, eta, step_b, max_epochs, next_order = _prepare(X, y, eta, bias, max_epochs, shuffle, seed)
+    Xa, ya, eta, step_b, max_epochs, next_order = prepare_run(X, y, eta, bias, max_epochs, shuffle, seed)
     survivors, _, _ = _survivors(Xa, ya, eta, step_b, max_epochs, next_order)
     return VotedPerceptron(vectors=tuple(survivors))

@@ -42,9 +42,8 @@ from typing import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_bias, check_epochs, check_positive, check_Xy
 from .results import TrainResult, Update
-from .training import bias_scale, count_errors, diverged, overflow_raises, sequential_dot, visiting_order
+from .training import count_errors, diverged, overflow_raises, prepare_run, sequential_dot
 
 
 def pocket(
@@ -122,12 +121,7 @@ def pocket(
     >>> result.converged, result.errors
     (False, 3)
     """
-    Xa, ya = check_Xy(X, y)
-    eta = check_positive(eta, "eta")
-    mode = check_bias(bias)
-    max_epochs = check_epochs(max_epochs)
-    step_b = eta * bias_scale(Xa, mode) ** 2
-    next_order = visiting_order(Xa.shape[0], shuffle, seed)
+    Xa, ya, eta, step_b, max_epochs, next_order = prepare_run(X, y, eta, bias, max_epochs, shuffle, seed)
 
     with overflow_raises("a score or the weights"):
         return _pocket_loop(Xa, ya, eta, step_b, max_epochs, next_order, record)

@@ -99,6 +99,28 @@ def overflow_raises(what: str) -> Iterator[None]:
         raise diverged(what) from None
 
 
+def prepare_run(
+    X: ArrayLike,
+    y: ArrayLike,
+    eta: float,
+    bias: str,
+    max_epochs: int,
+    shuffle: bool,
+    seed: int | np.random.Generator | None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], float, float, int, Callable[[], NDArray[np.intp]]]:
+    """Validate the arguments every perceptron variant shares (train, pocket, averaged, voted).
+
+    Returns ``(X, y, eta, step_b, max_epochs, next_order)``: the checked data, the bias step
+    ``eta * c**2`` of the bias mode and the function giving each pass's visiting order.
+    """
+    Xa, ya = check_Xy(X, y)
+    eta = check_positive(eta, "eta")
+    mode = check_bias(bias)
+    max_epochs = check_epochs(max_epochs)
+    step_b = eta * bias_scale(Xa, mode) ** 2
+    return Xa, ya, eta, step_b, max_epochs, visiting_order(Xa.shape[0], shuffle, seed)
+
+
 def train(
     X: ArrayLike,
     y: ArrayLike,
@@ -183,14 +205,9 @@ def train(
     >>> result.converged, result.mistakes, result.w.tolist(), result.b
     (True, 1, [2.0, 1.0], 1.0)
     """
-    Xa, ya = check_Xy(X, y)
-    eta = check_positive(eta, "eta")
-    mode = check_bias(bias)
-    max_epochs = check_epochs(max_epochs)
+    Xa, ya, eta, step_b, max_epochs, next_order = prepare_run(X, y, eta, bias, max_epochs, shuffle, seed)
     w = np.zeros(Xa.shape[1]) if w0 is None else check_w(w0, Xa.shape[1], name="w0").copy()
     b = check_scalar(b0, "b0")
-    step_b = eta * bias_scale(Xa, mode) ** 2
-    next_order = visiting_order(Xa.shape[0], shuffle, seed)
     # Both loops below make the same updates in the same order, bit for bit (tests/
     # test_training_speed_paths.py checks it against each other and scikit-learn). Small runs stay
     # in the readable loop, which spares them loading numba; the compiled pass takes over once
