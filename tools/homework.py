@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from perceptron_homework.cli import main  # noqa: E402
+from perceptron_homework.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -45,12 +45,12 @@ class Assignment:
         return json.dumps({"assignment": self.name, "secret": self.secret, "tests": self.tests}, indent=1) + "\n"
 
     @classmethod
-    def from_json(cls, text: str) -> "Assignment":
+    def from_json(cls, text: str) -> Assignment:
         data = json.loads(text)
         return cls(data["assignment"], data["secret"], data["tests"])
 
     @classmethod
-    def from_zip(cls, autograder_zip: Path | str) -> "Assignment":
+    def from_zip(cls, autograder_zip: Path | str) -> Assignment:
         with zipfile.ZipFile(autograder_zip) as zf:
             if CONFIG not in zf.namelist():
                 raise ValueError(f"{autograder_zip}: no {CONFIG}; rebuild the homework with `make homework`")

@@ -123,9 +123,12 @@ class Opaque:
 
 
 def _literal(text: Any) -> float:
-    if text not in ("nan", "inf", "-inf") and not (type(text) is str and len(text) < 40):
+    if type(text) is not str or len(text) > 40:
         raise PlainDataError("malformed float")
-    return float(text)
+    try:
+        return float(text)
+    except ValueError as exc:
+        raise PlainDataError("malformed float") from exc
 
 
 def _flat_number(v: Any) -> Any:

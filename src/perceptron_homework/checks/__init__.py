@@ -22,9 +22,10 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -174,7 +175,7 @@ def judge(calls: list[Call], verdict: Verdict, raw: Any, test_seconds: float | N
             verdict(Outputs(calls, raw, test_seconds))
     except AssertionError as exc:
         return False, str(exc) or "wrong answer"
-    except Exception as exc:  # an output of the wrong type or shape makes the comparison fail
+    except Exception as exc:  # noqa: BLE001 - an output of the wrong type or shape fails the test
         return False, f"the answer could not be checked: {type(exc).__name__}: {str(exc)[:300]}"
     return True, ""
 

@@ -7,7 +7,8 @@ import numpy as np
 import perceptron
 from perceptron.datasets import make_separable
 
-from . import NOTHING_OF_THE_PACKAGE as OWN, call, check
+from . import NOTHING_OF_THE_PACKAGE as OWN
+from . import call, check
 
 # ------------------------------------------------------------------------------ q1: predict
 

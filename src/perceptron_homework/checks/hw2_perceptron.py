@@ -7,8 +7,9 @@ import numpy as np
 import perceptron
 from perceptron.datasets import make_overlapping, make_separable, make_xor
 
-from . import NOTHING_OF_THE_PACKAGE as OWN, call, check, value
 from ..patches import half_bias_update, margin_rule
+from . import NOTHING_OF_THE_PACKAGE as OWN
+from . import call, check, value
 
 ETAS = (0.01, 0.1, 1.0, 10.0)
 
@@ -22,9 +23,9 @@ def test_is_mistake_small_examples(rng):
              call("is_mistake", np.array([0.0, 5.0]), 1, w, b)]
 
     def verdict(out):
-        assert out[0] == False, "(2, 0) is on the positive side"  # noqa: E712 - as in the notebook
-        assert out[1] == True, "(2, 0) labelled -1 is on the wrong side"  # noqa: E712
-        assert out[2] == True, "(0, 5) lies on the hyperplane: that is a mistake"  # noqa: E712
+        assert out[0] == False, "(2, 0) is on the positive side"
+        assert out[1] == True, "(2, 0) labelled -1 is on the wrong side"
+        assert out[2] == True, "(0, 5) lies on the hyperplane: that is a mistake"
 
     return calls, verdict
 
@@ -50,7 +51,7 @@ def test_is_mistake_at_the_zero_start(rng):
 
     def verdict(out):
         for got in out:
-            assert got == True, "at w = 0, b = 0 every point is a mistake"  # noqa: E712
+            assert got == True, "at w = 0, b = 0 every point is a mistake"
 
     return calls, verdict
 

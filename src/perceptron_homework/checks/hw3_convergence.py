@@ -8,7 +8,8 @@ import perceptron
 from perceptron.datasets import make_overlapping, make_separable
 from perceptron.pocket import pocket as reference_pocket
 
-from . import NOTHING_OF_THE_PACKAGE as OWN, TRAINERS, call, check, value
+from . import NOTHING_OF_THE_PACKAGE as OWN
+from . import TRAINERS, call, check, value
 
 NOTEBOOK_DATA = {"n": 50, "margin": 0.1, "seed": 11}  # the notebook's (X, y)
 NO_BOUND = (*TRAINERS, "sklearn.*")  # novikoff_bound may call max_margin, not the package's bound
