@@ -44,7 +44,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:Traits should be given as instan
 LIMITS = {"cell": 6.0, "test": 4.0}  # short time limits: the fakes that hang reach them quickly
 BACKSTOP = 120.0  # wall-clock seconds per submission; no fake may come near it
 # The outer limits of the grading command itself: a sandbox that let a fork bomb or a memory
-# hog through would still stop here (the kernel's own limits are 16 processes and 3 GiB).
+# hog through would still stop here (the kernel's own limits are 16 processes and 2 GiB).
 OUTER = ["prlimit", "--nproc=400", f"--as={8 * 1024**3}"]
 
 
@@ -140,7 +140,7 @@ try:
         hog.append(b"x" * (256 << 20))
 except MemoryError:
     pass
-if len(hog) > 16:
+if len(hog) > 8:
     escaped.append(len(hog))
 del hog
 """ + SABOTAGE
@@ -589,3 +589,23 @@ def test_homework_package_is_linted():
     done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", *map(str, paths)], capture_output=True,
                           text=True, cwd=ROOT, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_cgroup_caps_the_memory_of_all_processes_together():
+    # Per-process limits alone would let a notebook that forks fill memory in every child; where
+    # the machine allows it (root, cgroup v1 or v2), each sandbox also gets a group with a ceiling.
+    group = sandbox.Cgroup.create(memory=256 * 1024**2, pids=8)
+    if group is None:
+        pytest.skip("this machine does not let the grader create control groups")
+    try:
+        hog = ("import os, sys, time\nkids = []\nfor _ in range(3):\n    pid = os.fork()\n    if pid == 0:\n"
+               "        x = b'x' * (100 << 20)\n        time.sleep(1)\n        os._exit(0)\n    kids.append(pid)\n"
+               "x = b'x' * (100 << 20)\nsys.exit(9 if any(os.waitpid(p, 0)[1] for p in kids) else 0)")
+        done = subprocess.run(group.wrap([sys.executable, "-c", hog]), capture_output=True, text=True, timeout=60,
+                              check=False)
+        assert done.returncode in (-9, 9), "four processes of 100 MiB each went past a ceiling of 256 MiB"
+        fine = subprocess.run(group.wrap([sys.executable, "-c", "x = b'x' * (50 << 20)"]), timeout=60, check=False)
+        assert fine.returncode == 0
+    finally:
+        group.remove()
+    assert not any(d.exists() for d in group.dirs)

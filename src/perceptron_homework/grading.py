@@ -105,7 +105,12 @@ def grade_one(submission: Path, assignment: Assignment, *, cell_seconds: float =
             env = {**os.environ, **sandbox.kernel_environment(str(job), str(job))}
         else:
             cmd, env = sandbox.command(job, args), None
-        status = _run(cmd, env, timeout, cwd=job)
+        group = None if unsafe_no_sandbox else sandbox.Cgroup.create()
+        try:
+            status = _run(cmd, env, timeout, cwd=job, group=group)
+        finally:
+            if group is not None:
+                group.remove()
         if status.startswith("error") and 0 < out.stat().st_size < 10_000:
             try:
                 status += "; " + json.loads(out.read_text())["kernel_error"].strip().splitlines()[-1][:300]
@@ -130,7 +135,9 @@ def grade_one(submission: Path, assignment: Assignment, *, cell_seconds: float =
     return report
 
 
-def _run(cmd: list[str], env: dict | None, timeout: float, cwd: Path) -> str:
+def _run(cmd: list[str], env: dict | None, timeout: float, cwd: Path, group: sandbox.Cgroup | None = None) -> str:
+    if group is not None:
+        cmd = group.wrap(cmd)
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env=env, cwd=cwd, start_new_session=True)
     try:
