@@ -609,3 +609,23 @@ def test_cgroup_caps_the_memory_of_all_processes_together():
     finally:
         group.remove()
     assert not any(d.exists() for d in group.dirs)
+
+
+def test_a_forged_output_file_is_judged_as_data(built, tmp_path, monkeypatch):
+    # The kernel's output file is in reach of the student's code, which may write anything there:
+    # nested a million deep, malformed, or claiming the answers. The grader reads it as data.
+    assignment = grading.Assignment.from_zip(zip_of(built, "hw1_linear_classifiers"))
+    submission = tmp_path / "s.ipynb"
+    submission.write_bytes((built["hw1_linear_classifiers"] / "student" / "hw1_linear_classifiers.ipynb").read_bytes())
+    forged = {"deep": "[" * 100_000 + "]" * 100_000, "garbage": "\x00not json",
+              "claims": json.dumps({"tests": {"test_predict_small_example": [{"value": {"eval": "1"}}],
+                                              "test_predict_matches_reference_on_random_data": "passed"}})}
+    for name, text in forged.items():
+        def run(cmd, env, timeout, cwd, group=None, text=text):
+            (cwd / "out.json").write_text(text)
+            return "ok"
+
+        monkeypatch.setattr(grading, "_run", run)
+        report = grading.grade_one(submission, assignment)
+        assert sum(report["questions"].values()) == 0, name
+        assert report["status"] == ("ok" if name == "claims" else "error: the kernel's output is unreadable"), name

@@ -125,7 +125,7 @@ def grade_one(submission: Path, assignment: Assignment, *, cell_seconds: float =
             raw = outputs["tests"]
             cells = outputs.get("cells", [])
             assert isinstance(raw, dict) and isinstance(cells, list)
-        except (ValueError, KeyError, TypeError, AssertionError, UnicodeDecodeError):
+        except (ValueError, KeyError, TypeError, AssertionError, RecursionError):
             return _scored(assignment, None, "error: the kernel's output is unreadable")
     verdicts = {name: checks.judge(calls, verdict, raw.get(name), test_seconds)
                 for name, (calls, verdict) in tests.items()}
