@@ -145,7 +145,13 @@ if len(hog) > 8:
 del hog
 """ + SABOTAGE
 FLOOD = """
-import os, sys
+import os, resource, sys, time
+escaped, start = [], time.monotonic()
+while time.monotonic() - start < 2:
+    print("flood " * 2000)
+if resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 500_000:  # KiB: the text was kept somewhere
+    escaped.append("memory")
+""" + SABOTAGE + """
 while True:
     print("flood " * 1000)
     sys.stderr.write("flood " * 1000)
@@ -170,7 +176,7 @@ def attack_fakes(assignment: str, bug: list, bug_fails: list) -> list[Fake]:
         fake(assignment, "attack_side_effects", last=SIDE_EFFECTS),
         fake(assignment, "attack_fork_bomb", first=FORK_BOMB),
         fake(assignment, "attack_memory_hog", first=MEMORY_HOG),
-        fake(assignment, "attack_endless_output", first=FLOOD),
+        fake(assignment, "attack_endless_output", last=FLOOD),
         fake(assignment, "attack_os_exit", last=EXIT, fails=names_of(assignment), status="error"),
         # A bug, and everything the verdicts could be made to trust rebound: only the bug counts.
         fake(assignment, "attack_rebinding", bug, bug_fails, first=REBIND),
@@ -428,6 +434,8 @@ def test_code_that_never_returns_is_stopped_test_by_test(graded):
         for name in stopped:
             message = report["failures"][name]
             assert f"the test ran longer than {LIMITS['test']:g} s" in message or "not defined" in message, message
+    cells = graded["reports"][("hw1_linear_classifiers", "never_returns_and_raises")]["cells"]
+    assert any(c["error"] == f"the cell ran longer than {LIMITS['cell']:g} s and was stopped" for c in cells), cells
     failures = graded["reports"][("hw1_linear_classifiers", "never_returns_and_raises")]["failures"]
     assert "RuntimeError: not done" in failures["test_geometric_margin_small_example"]
     assert "implement it yourself" in graded["reports"][("hw2_perceptron", "delegates_to_train_sgd")]["failures"][

@@ -11,6 +11,7 @@ all it can gain that way is to change its own outputs.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -176,6 +177,9 @@ def run_cells(sources: list[str], cell_seconds: float) -> tuple[dict, list[dict]
     config = Config()
     config.HistoryManager.enabled = False
     shell = InteractiveShell.instance(config=config)
+    # IPython 9 keeps everything a cell prints in its output history (InteractiveShell._tee):
+    # an endless print would fill memory rather than just burn time. Nothing is kept here.
+    shell._tee = lambda channel: contextlib.nullcontext()
     failures = []
     for index, source in enumerate(sources):
         try:
@@ -183,9 +187,12 @@ def run_cells(sources: list[str], cell_seconds: float) -> tuple[dict, list[dict]
             result = shell.run_cell(source, store_history=False)
             _disarm()
             error = result.error_before_exec or result.error_in_exec
+            if isinstance(error, GraderTimeout):  # IPython catches every exception of the cell
+                raise error
             if error is not None:
                 failures.append({"cell": index, "error": f"{type(error).__name__}: {error}"[:500]})
         except GraderTimeout:
+            _disarm()
             failures.append({"cell": index, "error": f"the cell ran longer than {cell_seconds:g} s and was stopped"})
         except BaseException as exc:  # noqa: BLE001 - an error that escaped IPython
             _disarm()
