@@ -44,7 +44,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:Traits should be given as instan
 LIMITS = {"cell": 6.0, "test": 4.0}  # short time limits: the fakes that hang reach them quickly
 BACKSTOP = 120.0  # wall-clock seconds per submission; no fake may come near it
 # The outer limits of the grading command itself: a sandbox that let a fork bomb or a memory
-# hog through would still stop here (the kernel's own limits are 16 processes and 2 GiB).
+# hog through would still stop here (the kernel's own limits are 16 processes and 1 GiB).
 OUTER = ["prlimit", "--nproc=400", f"--as={8 * 1024**3}"]
 
 
@@ -140,7 +140,7 @@ try:
         hog.append(b"x" * (256 << 20))
 except MemoryError:
     pass
-if len(hog) > 8:
+if len(hog) > 4:
     escaped.append(len(hog))
 del hog
 """ + SABOTAGE
@@ -168,10 +168,14 @@ grader_checks.judge = lambda *a, **k: (True, "")
 grader_checks.run_here = lambda *a, **k: None
 otter.Notebook.check = lambda *a, **k: None
 """
+# Homework 3's own answers call scipy's linprog, which itself uses np.array_equal and np.allclose:
+# rebinding those breaks the student's own computations, so there the attack leaves them alone.
+REBIND_HW3 = REBIND.replace("numpy.array_equal = numpy.allclose = lambda *a, **k: True\n", "").replace(
+    "perceptron.predict = lambda X, w, b: numpy.ones(len(X), dtype=int)", "perceptron.radius = lambda X: 5.0")
 EXIT = "import os\nos._exit(0)"
 
 
-def attack_fakes(assignment: str, bug: list, bug_fails: list) -> list[Fake]:
+def attack_fakes(assignment: str, bug: list, bug_fails: list, rebind: str = REBIND) -> list[Fake]:
     return [
         fake(assignment, "attack_side_effects", last=SIDE_EFFECTS),
         fake(assignment, "attack_fork_bomb", first=FORK_BOMB),
@@ -179,7 +183,7 @@ def attack_fakes(assignment: str, bug: list, bug_fails: list) -> list[Fake]:
         fake(assignment, "attack_endless_output", last=FLOOD),
         fake(assignment, "attack_os_exit", last=EXIT, fails=names_of(assignment), status="error"),
         # A bug, and everything the verdicts could be made to trust rebound: only the bug counts.
-        fake(assignment, "attack_rebinding", bug, bug_fails, first=REBIND),
+        fake(assignment, "attack_rebinding", bug, bug_fails, first=rebind),
     ]
 
 
@@ -222,7 +226,7 @@ FAKES = [
     fake("hw3_convergence", "pocket_raises", POCKET_RAISES, names_of("hw3_convergence", "q5")),
     *attack_fakes("hw1_linear_classifiers", SGN, SGN_FAILS),
     *attack_fakes("hw2_perceptron", SIGN_ERROR, SIGN_ERROR_FAILS),
-    *attack_fakes("hw3_convergence", POCKET_RAISES, names_of("hw3_convergence", "q5")),
+    *attack_fakes("hw3_convergence", POCKET_RAISES, names_of("hw3_convergence", "q5"), REBIND_HW3),
 ]
 
 

@@ -33,7 +33,7 @@ class SandboxUnavailable(RuntimeError):
 def default_limits(timeout: float) -> dict[str, int]:
     """The kernel's resource limits (``resource.RLIMIT_*``), per process."""
     return {
-        "as": 2 * GIB,  # address space: numpy, scipy, numba and IPython map about 0.4 GiB
+        "as": GIB,  # address space: grading homework 3 peaks at 0.6 GiB (numpy, scipy, numba, IPython)
         "cpu": int(timeout) + 5,  # CPU seconds: the wall-clock limit's, spent busy
         "nproc": 16,  # processes and threads of the job's own user id
         "fsize": 64 * MIB,  # bytes in one written file
@@ -158,7 +158,7 @@ class Cgroup:
         self.dirs = dirs
 
     @classmethod
-    def create(cls, memory: int = 3 * GIB, pids: int = 64) -> Cgroup | None:
+    def create(cls, memory: int = 2 * GIB, pids: int = 64) -> Cgroup | None:
         name = f"perceptron-homework-{secrets.token_hex(8)}"
         made: list[Path] = []
         try:
