@@ -29,11 +29,12 @@ $(CHROMIUM):
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq chromium
 
-# The book build, then package tests, checks of the built book in Chromium, strict nbval over every
-# chapter; two workers (one per core), each file's tests on one worker so a notebook runs in order.
+# The book build, then package tests and every docstring example of the package, checks of the built
+# book in Chromium, strict nbval over every chapter; two workers (one per core), each file's tests on
+# one worker so a notebook runs in order.
 test: $(STAMP) browser
 	$(MAKE) --no-print-directory book
-	$(PYTEST) -n 2 --dist loadfile tests notebooks --nbval --nbval-current-env \
+	$(PYTEST) -n 2 --dist loadfile --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework
 
 bench: $(STAMP)

@@ -8,14 +8,15 @@ from . import datasets, losses
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
 from .kernel import KernelPerceptron, kernel_predict, kernel_train
-from .linear import decision_function, predict, prototype
-from .losses import (SGDResult, hinge_loss, logistic_loss, loss_slope, loss_subgradient, perceptron_criterion,
-                     perceptron_loss, total_loss, train_sgd)
+from .linear import count_errors, decision_function, predict, prototype
+from .losses import (hinge_loss, logistic_loss, loss_slope, loss_subgradient, perceptron_criterion, perceptron_loss,
+                     total_loss)
 from .margins import MaxMargin, functional_margins, geometric_margin, max_margin, radius
 from .nonseparable import BestLine, Cycle, fewest_errors_line, find_cycle, weights_at_epoch_ends
 from .pocket import pocket
 from .proof import ProofQuantities, proof_quantities
-from .results import TrainResult, Update
+from .results import SGDResult, TrainResult, Update
+from .sgd import train_sgd
 from .training import train
 
 __version__ = "0.1.0"
@@ -23,13 +24,13 @@ __version__ = "0.1.0"
 
 def __getattr__(name: str):
     """Import the heavy parts on first use: the scikit-learn estimator (scikit-learn takes a second
-    or more to load) and the matplotlib-based ``plotting`` and ``widgets`` modules, so that a
-    grading kernel or a test process that never draws does not pay for them."""
+    or more to load) and the matplotlib-based ``plotting``, ``proof_plots`` and ``widgets``
+    modules, so that a grading kernel or a test process that never draws does not pay for them."""
     if name == "Perceptron":
         from .estimator import Perceptron
 
         return Perceptron
-    if name in ("plotting", "widgets"):
+    if name in ("plotting", "proof_plots", "widgets"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
@@ -50,8 +51,10 @@ __all__ = [
     "datasets",
     "losses",
     "plotting",
+    "proof_plots",
     "widgets",
     "averaged",
+    "count_errors",
     "decision_function",
     "fewest_errors_line",
     "find_cycle",

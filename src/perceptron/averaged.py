@@ -34,9 +34,9 @@ from typing import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._core import count_errors, diverged, overflow_raises, prepare_run, sequential_dot
 from ._validation import check_X
 from .results import TrainResult
-from .training import count_errors, diverged, overflow_raises, prepare_run, sequential_dot
 
 # One weight vector the perceptron held: (w_k, b_k, c_k).
 Survivor = tuple[NDArray[np.float64], float, int]

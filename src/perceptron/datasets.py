@@ -9,21 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ._validation import check_positive, check_scalar
+from ._validation import check_integer, check_positive, check_scalar
 
 Dataset = tuple[NDArray[np.float64], NDArray[np.int64]]
-
-
-def _check_n(n_samples: int, least: int = 2) -> int:
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < least:
-        raise ValueError(f"n_samples must be an integer >= {least}, got {n_samples!r}")
-    return int(n_samples)
-
-
-def _check_d(n_features: int) -> int:
-    if isinstance(n_features, bool) or not isinstance(n_features, (int, np.integer)) or n_features < 1:
-        raise ValueError(f"n_features must be an integer >= 1, got {n_features!r}")
-    return int(n_features)
 
 
 def make_separable(
@@ -66,8 +54,8 @@ def make_separable(
     >>> X.shape, sorted(set(y.tolist()))
     ((20, 2), [-1, 1])
     """
-    n = _check_n(n_samples)
-    d = _check_d(n_features)
+    n = check_integer(n_samples, "n_samples", 2)
+    d = check_integer(n_features, "n_features", 1)
     radius = check_positive(radius, "radius")
     margin = check_positive(margin, "margin")
     if margin >= radius / 2:
@@ -135,8 +123,8 @@ def make_overlapping(
     >>> X.shape, int((y == 1).sum())
     ((10, 2), 5)
     """
-    n = _check_n(n_samples)
-    d = _check_d(n_features)
+    n = check_integer(n_samples, "n_samples", 2)
+    d = check_integer(n_features, "n_features", 1)
     separation = check_scalar(separation, "separation")
     if not np.isfinite(separation) or separation < 0:
         raise ValueError(f"separation must be a finite number >= 0, got {separation!r}")
@@ -176,7 +164,7 @@ def make_xor(
     >>> X.shape
     (8, 2)
     """
-    n = _check_n(n_samples, least=4)
+    n = check_integer(n_samples, "n_samples", 4)
     noise = check_scalar(noise, "noise")
     if not np.isfinite(noise) or noise < 0:
         raise ValueError(f"noise must be a finite number >= 0, got {noise!r}")
@@ -201,7 +189,7 @@ def make_circles(
     """
     from sklearn.datasets import make_circles as sk_make_circles
 
-    n = _check_n(n_samples)
+    n = check_integer(n_samples, "n_samples", 2)
     if not 0 < factor < 1:
         raise ValueError(f"factor must be in (0, 1), got {factor!r}")
     X, y01 = sk_make_circles(n_samples=n, noise=noise, factor=factor, random_state=seed)

@@ -19,9 +19,10 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._core import count_errors
 from ._validation import check_bias, check_epochs, check_scalar, check_w, check_Xy
 from .results import TrainResult
-from .training import count_errors, train
+from .training import train
 
 
 def weights_at_epoch_ends(

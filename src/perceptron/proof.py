@@ -22,10 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_bias, check_positive, check_scalar, check_w, check_Xy
+from ._core import bias_scale
+from ._validation import check_bias, check_positive, check_scalar, check_w, check_Xy, check_zero_start
 from .margins import max_margin, radius
 from .results import TrainResult
-from .training import bias_scale
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,7 @@ def proof_quantities(
         )
     R = radius(Xt)
     W = _augmented_history(result, Xa.shape, c, mode) / eta
-    _check_zero_start(W, Xt, ya, result, R)
+    check_zero_start(W, Xt, ya, [u.index for u in result.history], R)
     k = np.arange(1, len(W) + 1, dtype=np.int64)
     sq_norm = np.einsum("ij,ij->i", W, W)
     alignment = W @ u
@@ -220,27 +220,3 @@ def _augmented_history(result: TrainResult, shape: tuple[int, int], c: float, mo
         if mode != "none":
             W[row, d] = update.b / c
     return W
-
-
-def _check_zero_start(
-    W: NDArray[np.float64], Xt: NDArray[np.float64], y: NDArray[np.float64], result: TrainResult, R: float
-) -> None:
-    """Undo the first update; what remains is the start, which the proof needs to be zero.
-
-    Also checks that consecutive recorded weights differ by exactly ``y_i x~_i`` (to rounding),
-    which catches a run made with another ``bias``, ``eta`` or dataset.
-    """
-    if len(W) == 0:
-        return
-    steps = np.diff(np.vstack([np.zeros(W.shape[1]), W]), axis=0)
-    idx = np.array([u.index for u in result.history])
-    expected = y[idx, None] * Xt[idx]
-    gap = float(np.max(np.abs(steps[1:] - expected[1:]))) if len(W) > 1 else 0.0
-    start = float(np.max(np.abs(W[0] - expected[0])))
-    tol = 1e-9 * R * len(W)
-    if gap > tol:
-        raise ValueError("result's updates are not y_i x~_i steps for this X, bias and eta: pass the run's own")
-    if start > tol:
-        raise ValueError(
-            "the run did not start at w = 0, b = 0 (or was made with another eta); the proof assumes a zero start"
-        )

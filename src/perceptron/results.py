@@ -1,4 +1,4 @@
-"""Result types returned by the training algorithms: small frozen dataclasses with named fields."""
+"""What the algorithms return: frozen dataclasses with named fields, all defined here."""
 
 from __future__ import annotations
 
@@ -70,3 +70,35 @@ class TrainResult:
         from .linear import predict
 
         return predict(X, self.w, self.b)
+
+
+@dataclass(frozen=True)
+class SGDResult:
+    """What :func:`~perceptron.train_sgd` returns.
+
+    Attributes
+    ----------
+    w : ndarray of shape (n_features,)
+        Final weights.
+    b : float
+        Final bias.
+    updates : int
+        Number of steps that changed ``(w, b)`` (a non-zero slope). For the perceptron loss these
+        are the mistakes; for the hinge, the points with margin ``<= 1`` when visited.
+    epochs : int
+        Passes over the data, the final pass without a step included.
+    converged : bool
+        True when the last pass made no step (every visited margin had slope 0).
+    losses : tuple of float
+        The total loss ``sum_i L(m_i)`` of the data after each pass.
+    history : tuple of Update
+        Every step that changed ``(w, b)``, in order, when run with ``record=True``; else empty.
+    """
+
+    w: NDArray[np.float64]
+    b: float
+    updates: int
+    epochs: int
+    converged: bool
+    losses: tuple[float, ...]
+    history: tuple[Update, ...] = field(default=(), repr=False)
