@@ -80,7 +80,7 @@ def test_generators_leave_numpy_global_state_alone():
     d=st.integers(1, 6),
     margin=st.floats(0.01, 0.45),
     size=st.floats(0.1, 50.0),
-    bias=st.booleans(),
+    bias=st.sampled_from(["one", "radius", "none"]),
 )
 def test_make_separable_keeps_its_promised_margin_and_radius(seed, n, d, margin, size, bias):
     margin = margin * size
@@ -98,8 +98,8 @@ def test_make_separable_with_two_points_still_has_both_classes():
 
 
 def test_make_separable_without_bias_is_separable_through_the_origin():
-    X, y = datasets.make_separable(50, 2, margin=0.2, bias=False, seed=0)
-    assert max_margin(X, y, bias=False).gamma >= 0.2 * (1 - 1e-9)
+    X, y = datasets.make_separable(50, 2, margin=0.2, bias="none", seed=0)
+    assert max_margin(X, y, bias="none").gamma >= 0.2 * (1 - 1e-9)
 
 
 # --- the other generators --------------------------------------------------------------------

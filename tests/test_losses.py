@@ -263,7 +263,7 @@ def test_logistic_sgd_never_stops_early_on_ordinary_data():
 
 
 def test_bias_none_keeps_the_start_bias():
-    X, y = datasets.make_separable(20, margin=0.2, bias=False, seed=5)
+    X, y = datasets.make_separable(20, margin=0.2, bias="none", seed=5)
     assert train_sgd(X, y, loss="hinge", bias="none", b0=0.25).b == 0.25
 
 

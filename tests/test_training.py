@@ -58,7 +58,7 @@ def test_one_bias_update_adds_eta_y_to_b():
 
 
 def test_none_bias_keeps_b_at_its_start_value():
-    X, y = datasets.make_separable(30, 3, bias=False, seed=4)
+    X, y = datasets.make_separable(30, 3, bias="none", seed=4)
     for b0 in (0.0, 0.37):
         result = train(X, y, bias="none", b0=b0, record=True, shuffle=True, seed=1)
         assert result.mistakes > 0
@@ -100,7 +100,7 @@ def test_converged_run_has_zero_training_error(data, mode, shuffle, seed):
     # At unit scale the mistake bound is at most a few thousand, so the run always converges.
     X, y = data
     if mode == "none":  # needs data separable through the origin
-        X, y = datasets.make_separable(len(y), X.shape[1], bias=False, seed=seed)
+        X, y = datasets.make_separable(len(y), X.shape[1], bias="none", seed=seed)
     result = train(X, y, bias=mode, shuffle=shuffle, seed=seed, max_epochs=100_000)
     assert result.converged
     assert result.errors == 0
@@ -294,7 +294,7 @@ def sk_perceptron(X, y, epochs):
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("seed", range(6))
 def test_matches_sklearn_perceptron_bit_for_bit_on_separable_data(seed):
-    X, y = datasets.make_separable(20 + 7 * seed, 1 + seed % 4, margin=0.03, bias=seed % 2 == 0,
+    X, y = datasets.make_separable(20 + 7 * seed, 1 + seed % 4, margin=0.03, bias="one" if seed % 2 == 0 else "none",
                                    seed=seed)
     result = train(X, y)
     assert result.converged
@@ -390,7 +390,7 @@ def test_sign_rule_updates_a_minus_one_point_with_score_zero_and_margin_rule_bot
 def test_converged_sign_rule_run_predicts_every_training_label(data, mode, seed):
     X, y = data
     if mode == "none":
-        X, y = datasets.make_separable(len(y), X.shape[1], bias=False, seed=seed)
+        X, y = datasets.make_separable(len(y), X.shape[1], bias="none", seed=seed)
     result = train(X, y, bias=mode, shuffle=True, seed=seed, max_epochs=100_000, rule="sign")
     assert result.converged and result.errors == 0
     assert np.array_equal(np.where(X @ result.w + result.b >= 0, 1, -1), y)

@@ -275,6 +275,7 @@ def test_the_two_rules_make_the_same_run_on_continuous_data_without_ties(seed, b
     # w = 0, b = 0 the first score would be 0: that start is a tie.) n = 2000 runs mostly compiled.
     rng = np.random.default_rng(seed)
     X, y = gaussian(n, 3, seed)
+    y[0] = -y[1]  # both classes, also among 30 points
     w0, b0 = rng.standard_normal(3), float(rng.standard_normal())
     margin = perceptron.train(X, y, w0=w0, b0=b0, max_epochs=8, bias=bias)
     sign = perceptron.train(X, y, w0=w0, b0=b0, max_epochs=8, bias=bias, rule="sign")

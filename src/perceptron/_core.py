@@ -49,6 +49,11 @@ def sequential_dot(x: NDArray[np.float64], w: NDArray[np.float64]) -> float:
     return float(np.cumsum(x * w)[-1])
 
 
+def sgn(scores: ArrayLike) -> NDArray[np.int64]:
+    """The sign of every score as -1/+1, with the book's ``sgn(0) = +1`` (also for ``-0.0``)."""
+    return np.where(np.asarray(scores) >= 0, 1, -1).astype(np.int64)
+
+
 def count_errors(
     X: NDArray[np.float64], y: NDArray[np.float64], w: NDArray[np.float64], b: float, rule: MistakeRule = "margin"
 ) -> int:
@@ -60,7 +65,7 @@ def count_errors(
     scores = X @ w + b
     if rule == "margin":
         return int(np.count_nonzero(y * scores <= 0))
-    return int(np.count_nonzero(np.where(scores >= 0, 1.0, -1.0) != y))
+    return int(np.count_nonzero(sgn(scores) != y))
 
 
 def diverged(what: str) -> ValueError:

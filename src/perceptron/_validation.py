@@ -6,6 +6,7 @@ Every failure is a ``ValueError`` whose message names the argument and the probl
 
 from __future__ import annotations
 
+import warnings
 from typing import Literal
 
 import numpy as np
@@ -152,6 +153,24 @@ def check_kernel(kernel):
 def check_loss(loss: str) -> LossName:
     """Return ``loss`` if it names a known margin loss."""
     return check_option(loss, LOSS_NAMES, "loss")  # type: ignore[return-value]
+
+
+def check_offset(bias: str, name: str = "bias") -> bool:
+    """Whether a hyperplane may miss the origin, from a bias mode: False for ``"none"``, else True.
+
+    Where only the hyperplane matters (not how a perceptron learns its offset), ``"one"`` and
+    ``"radius"`` mean the same thing. The booleans of earlier versions (True for an offset, False
+    for none) still work, with a DeprecationWarning.
+    """
+    if isinstance(bias, (bool, np.bool_)):
+        mode = "one" if bias else "none"
+        warnings.warn(
+            f"{name}={bool(bias)} is deprecated; pass the bias mode {name}={mode!r} as train does",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return bool(bias)
+    return check_bias(bias) != "none"
 
 
 def check_rule(rule: str) -> MistakeRule:

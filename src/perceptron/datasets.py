@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ._validation import check_integer, check_positive, check_scalar
+from ._validation import check_integer, check_offset, check_positive, check_scalar
 
 Dataset = tuple[NDArray[np.float64], NDArray[np.int64]]
 
@@ -20,14 +20,14 @@ def make_separable(
     *,
     margin: float = 0.1,
     radius: float = 1.0,
-    bias: bool = True,
+    bias: str = "one",
     seed: int | np.random.Generator | None = 0,
 ) -> Dataset:
     """Draw linearly separable points in a ball, at least ``margin`` away from a random hyperplane.
 
     Points are uniform in the ball of the given ``radius`` around the origin; those closer than
     ``margin`` to a random hyperplane ``u.x + c = 0`` (``||u|| = 1``; ``c = 0`` when ``bias`` is
-    False) are redrawn, and each point is labelled by its side. The dataset's best margin is
+    ``"none"``) are redrawn, and each point is labelled by its side. The dataset's best margin is
     therefore at least ``margin``, and ``max_i ||x_i|| <= radius``. Both classes always appear.
 
     Parameters
@@ -39,8 +39,11 @@ def make_separable(
         Half-width of the empty band around the hyperplane, ``0 < margin < radius / 2``.
     radius : float, default 1.0
         Radius of the ball the points are drawn from.
-    bias : bool, default True
-        Whether the separating hyperplane may miss the origin.
+    bias : {"one", "radius", "none"}, default "one"
+        The bias mode, as in :func:`~perceptron.train`: with ``"none"`` the separating hyperplane
+        passes through the origin, so ``train(X, y, bias="none")`` converges; ``"one"`` and
+        ``"radius"`` let it miss the origin (the same data for both). The booleans of earlier
+        versions (True, False) still work, with a DeprecationWarning.
     seed : int or numpy.random.Generator, default 0
 
     Returns
@@ -56,6 +59,7 @@ def make_separable(
     """
     n = check_integer(n_samples, "n_samples", 2)
     d = check_integer(n_features, "n_features", 1)
+    offset = check_offset(bias)
     radius = check_positive(radius, "radius")
     margin = check_positive(margin, "margin")
     if margin >= radius / 2:
@@ -64,7 +68,7 @@ def make_separable(
     u = rng.normal(size=d)
     u /= np.linalg.norm(u)
     # An offset at most (radius - 2 margin) / 2 from the origin leaves room on both sides.
-    c = float(rng.uniform(-1, 1) * (radius / 2 - margin)) if bias else 0.0
+    c = float(rng.uniform(-1, 1) * (radius / 2 - margin)) if offset else 0.0
     X = np.empty((n, d))
     filled = 0
     while filled < n:

@@ -30,7 +30,7 @@ from typing import Callable, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._core import overflow_raises, visiting_order
+from ._core import overflow_raises, sgn, visiting_order
 from ._validation import check_epochs, check_kernel, check_positive, check_scalar, check_X, check_Xy
 
 KernelFunction = Callable[[NDArray[np.float64], NDArray[np.float64]], ArrayLike]
@@ -140,7 +140,7 @@ class KernelPerceptron:
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
         """Classify the rows of ``X``: ``+1`` where the score is ``>= 0``, else ``-1``."""
-        return np.where(self.decision_function(X) >= 0, 1, -1).astype(np.int64)
+        return sgn(self.decision_function(X))
 
 
 def kernel_train(

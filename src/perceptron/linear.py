@@ -7,6 +7,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _core
 from ._validation import check_rule, check_scalar, check_signs, check_w, check_X, check_Xy
+from .results import Hyperplane
 
 
 def decision_function(X: ArrayLike, w: ArrayLike, b: float = 0.0) -> NDArray[np.float64]:
@@ -71,10 +72,10 @@ def predict(X: ArrayLike, w: ArrayLike, b: float = 0.0) -> NDArray[np.int64]:
     array([ 1, -1,  1])
     """
     scores = decision_function(X, w, b)
-    return np.where(scores >= 0, 1, -1).astype(np.int64)
+    return _core.sgn(scores)
 
 
-def prototype(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], float]:
+def prototype(X: ArrayLike, y: ArrayLike) -> Hyperplane:
     """Return ``(w, b)`` of the prototype (nearest class mean) classifier.
 
     A point is assigned to the class whose mean is closer. Comparing squared distances,
@@ -89,19 +90,21 @@ def prototype(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], float]:
 
     Returns
     -------
-    w : ndarray of shape (n_features,)
-    b : float
+    Hyperplane
+        ``w`` of shape (n_features,) and ``b``; it unpacks as ``w, b = prototype(X, y)``.
 
     Examples
     --------
     >>> w, b = prototype([[2.0, 0.0], [4.0, 0.0], [0.0, 0.0]], [1, 1, -1])
     >>> w.tolist(), b
     ([3.0, 0.0], -4.5)
+    >>> prototype([[2.0, 0.0], [4.0, 0.0], [0.0, 0.0]], [1, 1, -1]).predict([[1.0, 0.0], [2.0, 5.0]])
+    array([-1,  1])
     """
     Xa, ya = check_Xy(X, y)
     c_pos = Xa[ya == 1].mean(axis=0)
     c_neg = Xa[ya == -1].mean(axis=0)
-    return c_pos - c_neg, float((c_neg @ c_neg - c_pos @ c_pos) / 2)
+    return Hyperplane(c_pos - c_neg, float((c_neg @ c_neg - c_pos @ c_pos) / 2))
 
 
 def count_errors(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0, *, rule: str = "margin") -> int:

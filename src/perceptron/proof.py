@@ -17,61 +17,16 @@ and assert each inequality.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._core import bias_scale
 from ._validation import check_bias, check_positive, check_scalar, check_w, check_Xy, check_zero_start
 from .margins import max_margin, radius
-from .results import TrainResult
+from .results import ProofQuantities, TrainResult
 
 
-@dataclass(frozen=True)
-class ProofQuantities:
-    """The two sides of every inequality of the convergence proof, after each update.
-
-    All sequences have one entry per update ``k = 1, ..., M`` and refer to the augmented
-    weights divided by the learning rate, ``w~_k / eta``.
-
-    Attributes
-    ----------
-    k : ndarray of int
-        Update counter ``1, ..., M``.
-    sq_norm : ndarray
-        ``||w~_k||^2 / eta^2``.
-    sq_norm_bound : ndarray
-        ``k R~^2``, the proof's upper bound on ``sq_norm``.
-    alignment : ndarray
-        ``u.w~_k / eta`` with ``u`` the unit-normalised augmented reference separator.
-    alignment_bound : ndarray
-        ``k g~``, the proof's lower bound on ``alignment``.
-    cosine : ndarray
-        ``u.w~_k / ||w~_k||``, the cosine of the angle between ``u`` and ``w~_k`` (at most 1).
-    cosine_bound : ndarray
-        ``sqrt(k) g~ / R~``, the proof's lower bound on ``cosine``.
-    radius : float
-        ``R~ = max_i ||x~_i||``, the radius of the augmented points.
-    margin : float
-        ``g~ = min_i y_i u.x~_i``, the reference separator's margin on the augmented points.
-    bound : float
-        ``(R~ / g~)^2``: the number of updates the proof allows.
-    """
-
-    k: NDArray[np.int64]
-    sq_norm: NDArray[np.float64]
-    sq_norm_bound: NDArray[np.float64]
-    alignment: NDArray[np.float64]
-    alignment_bound: NDArray[np.float64]
-    cosine: NDArray[np.float64]
-    cosine_bound: NDArray[np.float64]
-    radius: float
-    margin: float
-    bound: float
-
-
-def augment(X: NDArray[np.float64], bias: str) -> tuple[NDArray[np.float64], float]:
+def _augment(X: NDArray[np.float64], bias: str) -> tuple[NDArray[np.float64], float]:
     """Append the bias mode's constant ``c`` to every row (nothing for ``"none"``); return ``(X~, c)``."""
     c = bias_scale(X, bias)  # type: ignore[arg-type]
     if bias == "none":
@@ -151,7 +106,7 @@ def proof_quantities(
         raise ValueError(
             f"result records {len(result.history)} of its {result.mistakes} updates: train with record=True"
         )
-    Xt, c = augment(Xa, mode)
+    Xt, c = _augment(Xa, mode)
     u = _reference(Xa, ya, Xt, c, mode, w_star, b_star)
     margin = float(np.min(ya * (Xt @ u)))
     if margin <= 0:
@@ -191,7 +146,7 @@ def _reference(
 ) -> NDArray[np.float64]:
     """The unit augmented reference separator ``u``: the given ``(w*, b*/c)`` or the best one."""
     if w_star is None:
-        return max_margin(Xt, y, bias=False).w
+        return max_margin(Xt, y, bias="none").w
     w = check_w(w_star, X.shape[1], name="w_star")
     b = check_scalar(b_star, "b_star")
     if mode == "none":
