@@ -376,7 +376,7 @@ def test_validation_finds_a_non_finite_entry_among_huge_finite_ones(bad):
 def spy(monkeypatch):
     """Record the calls of the compiled loop, in a session where it has not been loaded yet."""
     calls = []
-    monkeypatch.setattr(training, "compiled_loop_loaded", lambda: False)
+    monkeypatch.setattr(training, "_compiled_loop_loaded", lambda: False)
 
     def recording_fast_loop(*args):
         calls.append(args[6])  # max_epochs handed to the compiled loop
@@ -409,7 +409,7 @@ def test_once_loaded_the_compiled_loop_takes_even_small_runs(monkeypatch):
         return fast_loop(*args)
 
     monkeypatch.setattr(fast_training, "fast_loop", recording_fast_loop)
-    assert training.compiled_loop_loaded()  # this module imported it
+    assert training._compiled_loop_loaded()  # this module imported it
     X, y = noisy(40, 2, seed=1)
     result = perceptron.train(X, y, max_epochs=30)
     assert calls == [30]

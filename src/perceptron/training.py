@@ -152,7 +152,7 @@ def train(
     # the work exceeds about REFERENCE_BUDGET sample visits, or at once if it is already loaded.
     if record:
         head = max_epochs
-    elif compiled_loop_loaded():
+    elif _compiled_loop_loaded():
         head = 0
     else:
         head = min(max_epochs, REFERENCE_BUDGET // Xa.shape[0])
@@ -172,7 +172,7 @@ def train(
     return replace(rest, mistakes=result.mistakes + rest.mistakes, epochs=head + rest.epochs)
 
 
-def compiled_loop_loaded() -> bool:
+def _compiled_loop_loaded() -> bool:
     """Whether :mod:`perceptron.fast_training` (and with it numba) is already imported."""
     return f"{__package__}.fast_training" in sys.modules
 
