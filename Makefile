@@ -42,7 +42,7 @@ test: $(STAMP) browser
 # environment by uv (pip's resolver takes minutes here), then the package tests and every docstring
 # example run against that install. .ci/run calls it after `make test`.
 UV_VERSION := 0.13.9
-OLDEST     := .venv-oldest
+OLDEST     := _build/venv-oldest
 OLDEST_UV  := UV_PYTHON_DOWNLOADS=never $(OLDEST)/bin/uv pip install --quiet --python $(OLDEST)/bin/python
 test-oldest:
 	rm -rf $(OLDEST) && $(PYTHON) -m venv $(OLDEST)

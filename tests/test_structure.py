@@ -94,7 +94,8 @@ def test_the_core_sits_below_every_algorithm():
     # Only train hands over to the compiled pass; no algorithm reaches into training's helpers.
     users_of_training = {name for name, deps in graph.items() if "perceptron.training" in deps}
     assert users_of_training <= {"perceptron", "perceptron.nonseparable", "perceptron.estimator"}
-    assert {name for name, deps in graph.items() if "perceptron.fast_training" in deps} == {"perceptron.training"}
+    users_of_the_compiled_pass = {name for name, deps in graph.items() if "perceptron.fast_training" in deps}
+    assert users_of_the_compiled_pass == {"perceptron.training"}
     for algorithm in ("training", "fast_training", "pocket", "averaged", "kernel", "sgd", "proof"):
         assert "perceptron._core" in graph[f"perceptron.{algorithm}"], algorithm
 
@@ -138,3 +139,26 @@ def test_training_count_errors_shim_is_the_public_count():
     with pytest.deprecated_call():
         old = perceptron.training.count_errors
     assert old is perceptron.count_errors and old(X, y, w, 0.0) == 1
+
+
+RESULT_TYPES = ("TrainResult", "Update", "SGDResult", "Hyperplane", "MaxMargin", "BestLine", "Cycle",
+                "ProofQuantities")
+
+
+@pytest.mark.parametrize("name", RESULT_TYPES)
+def test_every_result_type_is_a_frozen_dataclass_of_the_results_module(name):
+    import dataclasses
+
+    cls = getattr(perceptron, name)
+    assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen
+    assert cls.__module__ == "perceptron.results" and name in perceptron.__all__
+
+
+def test_line_results_unpack_like_the_tuples_they_replace_and_predict():
+    X, y = [[2.0, 0.0], [0.0, 0.0], [3.0, 1.0]], [1, -1, 1]
+    w, b = line = perceptron.prototype(X, y)
+    assert isinstance(line, perceptron.Hyperplane) and (w.tolist(), b) == (line.w.tolist(), line.b)
+    w, b, gamma = best = perceptron.max_margin(X, y)
+    assert gamma == best.gamma and best.predict(X).tolist() == y
+    *_, errors = perceptron.fewest_errors_line(X, y)
+    assert errors == 0

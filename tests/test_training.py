@@ -294,8 +294,8 @@ def sk_perceptron(X, y, epochs):
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("seed", range(6))
 def test_matches_sklearn_perceptron_bit_for_bit_on_separable_data(seed):
-    X, y = datasets.make_separable(20 + 7 * seed, 1 + seed % 4, margin=0.03, bias="one" if seed % 2 == 0 else "none",
-                                   seed=seed)
+    mode = "one" if seed % 2 == 0 else "none"
+    X, y = datasets.make_separable(20 + 7 * seed, 1 + seed % 4, margin=0.03, bias=mode, seed=seed)
     result = train(X, y)
     assert result.converged
     coef, intercept = sk_perceptron(X, y, result.epochs)

@@ -181,7 +181,8 @@ def test_integer_grids_with_exact_ties_take_the_same_path(run):
     fast = run_fast(X, y, **options)
     assert_same_run(fast, run_reference(X, y, **options))
     sklearn_has_it = options["bias"] == "one" or (options["bias"] == "none" and options["b0"] == 0.0)
-    if sklearn_has_it and not options["shuffle"] and options["rule"] == "margin":  # sklearn shuffles with its own generator
+    # sklearn shuffles with its own generator, and has only the margin rule
+    if sklearn_has_it and not options["shuffle"] and options["rule"] == "margin":
         w, b = run_sklearn(X, y, **{k: options[k] for k in ("eta", "bias", "w0", "b0", "max_epochs")})
         assert np.array_equal(fast.w, w) and fast.b == b
 
@@ -236,7 +237,8 @@ def test_the_two_mistake_rules_part_only_at_a_score_of_exactly_zero_on_a_plus_on
     k = first_difference(margin.history, sign.history)
     if k is None:  # the same updates: the same run (errors are counted each with its own rule)
         assert np.array_equal(sign.w, margin.w) and sign.b == margin.b
-        assert (sign.mistakes, sign.epochs, sign.converged) == (margin.mistakes, margin.epochs, margin.converged)
+        counts = (sign.mistakes, sign.epochs, sign.converged)
+        assert counts == (margin.mistakes, margin.epochs, margin.converged)
         assert sign.errors == perceptron.count_errors(X, y, sign.w, sign.b, rule="sign") <= margin.errors
         return
     on_margin = margin.history[k] if k < len(margin.history) else None

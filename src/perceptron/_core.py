@@ -55,7 +55,11 @@ def sgn(scores: ArrayLike) -> NDArray[np.int64]:
 
 
 def count_errors(
-    X: NDArray[np.float64], y: NDArray[np.float64], w: NDArray[np.float64], b: float, rule: MistakeRule = "margin"
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    w: NDArray[np.float64],
+    b: float,
+    rule: MistakeRule = "margin",
 ) -> int:
     """Count the mistakes of ``(w, b)`` on trusted data (``y`` in -1.0/+1.0) under ``rule``.
 

@@ -142,7 +142,9 @@ def train(
     >>> result.history[0].index, result.mistakes, result.w.tolist(), result.b
     (2, 1, [1.0, 1.0], -1.0)
     """
-    Xa, ya, eta, step_b, max_epochs, next_order = _core.prepare_run(X, y, eta, bias, max_epochs, shuffle, seed)
+    Xa, ya, eta, step_b, max_epochs, next_order = _core.prepare_run(
+        X, y, eta, bias, max_epochs, shuffle, seed
+    )
     rule = check_rule(rule)
     w = np.zeros(Xa.shape[1]) if w0 is None else check_w(w0, Xa.shape[1], name="w0").copy()
     b = check_scalar(b0, "b0")
