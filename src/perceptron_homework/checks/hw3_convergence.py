@@ -80,7 +80,7 @@ def test_margins_match_reference(rng):
         gamma, R_aug, gamma_aug = (float(v) for v in out)
         assert np.isclose(gamma, perceptron.max_margin(X, y).gamma, rtol=1e-6), "gamma"
         assert np.isclose(R_aug, perceptron.radius(Z)), "R_aug"
-        assert np.isclose(gamma_aug, perceptron.max_margin(Z, y, bias=False).gamma, rtol=1e-6), "gamma_aug"
+        assert np.isclose(gamma_aug, perceptron.max_margin(Z, y, bias="none").gamma, rtol=1e-6), "gamma_aug"
 
     return [value("gamma"), value("R_aug"), value("gamma_aug")], verdict
 
