@@ -30,6 +30,7 @@ import nbformat
 import numpy as np
 import pytest
 
+import perceptron
 from perceptron_homework import checks, grading, plain, sandbox
 from perceptron_homework.build import build
 
@@ -582,6 +583,9 @@ def test_plain_data_round_trip_and_refusals():
     assert back["a"][0].dtype == np.int64 and np.isnan(back["a"][1]) and type(back[2.0]) is np.bool_
     assert back["a"][2:] == (True, None, [1.5, "x"])
     assert repr(plain.decode(plain.encode(object()))) == "<a object object>"
+    hyperplane = perceptron.prototype(np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1, -1]))
+    w, b = plain.decode(plain.encode(hyperplane))  # a result object that unpacks travels as its items
+    assert np.array_equal(w, hyperplane.w) and b == hyperplane.b
     for bad in ({"array": [1], "dtype": "O", "shape": [1]}, {"array": [1, 2], "dtype": "<f8", "shape": [3]},
                 {"dict": [[[1], 2]]}, {"eval": "1"}, {"float": "__import__('os')"}):
         with pytest.raises(plain.PlainDataError):

@@ -7,6 +7,7 @@ so that comparing them with a reference in the grading process runs no code of t
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -14,6 +15,7 @@ import numpy as np
 
 MAX_ELEMENTS = 1_000_000  # an output with more numbers than this is refused
 MAX_STRING = 10_000
+MAX_ITEMS = 10_000  # items of an iterable result object
 MAX_DEPTH = 20
 NUMERIC_KINDS = "biuf"  # bool, int, unsigned, float
 
@@ -46,12 +48,19 @@ def encode(value: Any, _depth: int = 0) -> Any:
             raise PlainDataError("the array is too large")
         flat = [_number(v) for v in value.ravel().tolist()]
         return {"array": flat, "dtype": value.dtype.str, "shape": list(value.shape)}
-    if type(value) in (list, tuple):
-        items = [encode(v, _depth + 1) for v in value]
-        return items if type(value) is list else {"tuple": items}
-    if type(value) is dict:
+    if isinstance(value, list):
+        return [encode(v, _depth + 1) for v in value]
+    if isinstance(value, tuple):  # named tuples too
+        return {"tuple": [encode(v, _depth + 1) for v in value]}
+    if isinstance(value, dict):
         return {"dict": [[encode(k, _depth + 1), encode(v, _depth + 1)] for k, v in value.items()]}
-    # Anything else (a class instance, a generator, a subclass of a builtin) is described, not kept.
+    if hasattr(type(value), "__iter__") and not isinstance(value, (str, bytes, bytearray)):
+        # A result object that unpacks, like the package's (w, b) hyperplanes: its items.
+        items = list(itertools.islice(iter(value), MAX_ITEMS + 1))
+        if len(items) > MAX_ITEMS:
+            raise PlainDataError("the value has too many items")
+        return {"tuple": [encode(v, _depth + 1) for v in items]}
+    # Anything else (a class instance, a number of another type) is described, not kept.
     return {"object": type(value).__name__[:200]}
 
 
