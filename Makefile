@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: book test test-oldest install browser sandbox bench bench-homework homework lock clean
+.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean
 
 install: $(STAMP)
 
@@ -36,10 +36,17 @@ $(BWRAP):
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq bubblewrap
 
+# Debian's R (Rscript) for the test of the 36-350 notes' R code (book/r/perceptron_36350.R).
+RSCRIPT := /usr/bin/Rscript
+rscript: $(RSCRIPT)
+$(RSCRIPT):
+	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq --no-install-recommends r-base-core
+
 # The book build, then package tests and every docstring example of the package, checks of the built
 # book in Chromium, strict nbval over every chapter; two workers (one per core), each file's tests on
 # one worker so a notebook runs in order.
-test: $(STAMP) browser sandbox
+test: $(STAMP) browser sandbox rscript
 	$(MAKE) --no-print-directory book
 	$(PYTEST) -n 2 --dist loadfile --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework
