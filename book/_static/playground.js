@@ -369,5 +369,764 @@
   };
   window.perceptronPlayground = engine;
 
-  /* ---- UI follows ---- */
+  /* ---------------------------------------------------------------- presets ----------------- */
+
+  /* PRESETS BEGIN (tools/playground_presets.py) */
+  var PRESETS = [{"key":"separable-0.3","label":"Separable, margin 0.3 (50 points)","call":"perceptron.datasets.make_separable(50, margin=0.3, seed=0)","X":[[0.16267451171012604,-0.8306926253468723],[0.2645964780405572,0.954199496429871],[0.6084177018236921,-0.452089094312854],[-0.8895805034599167,-0.4381566322873848],[0.016259260408844487,-0.9147582566836778],[-0.15258351287641103,-0.8688880812280845],[-0.4841896214261771,0.6301205660544592],[0.6535107376820751,-0.3181291495465684],[0.172564097357102,0.44353357030296164],[0.11061709641050867,-0.8748188280229304],[-0.3693683658241944,-0.1834271297906352],[0.16189078339693289,-0.7422865506242978],[0.4164478168479799,-0.7661969815313824],[-0.05405660710710768,0.3269644771102462],[0.6043997417579793,-0.5095506979986106],[-0.17534528142600456,0.8143946067037345],[-0.7211228682193459,-0.0026582204107195523],[0.30887787345540957,-0.6061866613667244],[-0.6960766622046537,-0.45910716224629605],[-0.46548414607217614,0.6921241670162334],[-0.3684383061230879,0.24440893510210743],[-0.1588744958129579,0.9729318122002644],[-0.7286426590400574,0.017204610918615457],[0.5162383247854577,0.7580721229326876],[-0.2240179335853893,0.6605576422503088],[-0.6168087649563119,-0.3090175036683133],[-0.7245456281420231,-0.43203496573911554],[0.5246763897006551,-0.3058368891854553],[0.748013933394148,-0.1272684040414872],[0.7237610801611079,-0.1989531917763984],[-0.916357921109978,0.31121414475131615],[-0.8814642419971278,0.3161545245753091],[0.9331312353439379,-0.1549018867295191],[-0.17049846349214054,0.13854915715627622],[0.2122164747881486,-0.7689264083304402],[0.4914422974751626,-0.7398172908814524],[0.6402822253013103,-0.4435438858825047],[0.12236188448438547,0.4202579747631068],[-0.16149166002754342,0.30259216613082934],[-0.2728838149257463,-0.02582863574319502],[0.5268752260890598,0.7040362875412535],[0.9061653817581193,-0.0095345152516672],[0.2371452847473949,-0.48768686069071154],[0.7713002484231016,-0.2061962803268843],[0.08038096258644854,-0.8181114488877026],[-0.7469901557309859,-0.01687172830600416],[-0.609958245741976,0.12347410053628735],[-0.07037968572695898,-0.7867334248499352],[-0.7523293246711642,0.1609452405445416],[-0.07098925598659792,0.5460417000547801]],"y":[1,-1,1,-1,1,1,-1,1,-1,1,-1,1,1,-1,1,-1,-1,1,-1,-1,-1,-1,-1,-1,-1,-1,-1,1,1,1,-1,-1,1,-1,1,1,1,-1,-1,-1,-1,1,1,1,1,-1,-1,1,-1,-1]},{"key":"separable-0.2","label":"Separable, margin 0.2 (50 points)","call":"perceptron.datasets.make_separable(50, margin=0.2, seed=0)","X":[[0.16267451171012604,-0.8306926253468723],[0.2645964780405572,0.954199496429871],[0.6084177018236921,-0.452089094312854],[-0.8895805034599167,-0.4381566322873848],[0.016259260408844487,-0.9147582566836778],[-0.15258351287641103,-0.8688880812280845],[-0.7565213522053943,-0.5622858086141087],[-0.4841896214261771,0.6301205660544592],[0.6535107376820751,-0.3181291495465684],[0.172564097357102,0.44353357030296164],[0.11061709641050867,-0.8748188280229304],[-0.3693683658241944,-0.1834271297906352],[0.16189078339693289,-0.7422865506242978],[-0.5824938140639767,-0.4433958571708983],[0.4164478168479799,-0.7661969815313824],[-0.05405660710710768,0.3269644771102462],[0.6043997417579793,-0.5095506979986106],[0.4808526090873234,0.4274770763434063],[-0.17534528142600456,0.8143946067037345],[0.5633677535964442,0.5177802236164666],[-0.7211228682193459,-0.0026582204107195523],[0.30887787345540957,-0.6061866613667244],[0.3623940646839841,0.3942580466272762],[-0.6960766622046537,-0.45910716224629605],[-0.46548414607217614,0.6921241670162334],[-0.3684383061230879,0.24440893510210743],[-0.1588744958129579,0.9729318122002644],[-0.7286426590400574,0.017204610918615457],[0.5162383247854577,0.7580721229326876],[-0.2240179335853893,0.6605576422503088],[-0.6168087649563119,-0.3090175036683133],[-0.7245456281420231,-0.43203496573911554],[0.6053128998123064,0.5580278410767475],[0.5246763897006551,-0.3058368891854553],[0.748013933394148,-0.1272684040414872],[0.7237610801611079,-0.1989531917763984],[-0.916357921109978,0.31121414475131615],[-0.8814642419971278,0.3161545245753091],[0.9331312353439379,-0.1549018867295191],[-0.17049846349214054,0.13854915715627622],[-0.3889710557940943,-0.2166230564688579],[0.2122164747881486,-0.7689264083304402],[0.4914422974751626,-0.7398172908814524],[0.6402822253013103,-0.4435438858825047],[0.12236188448438547,0.4202579747631068],[-0.16149166002754342,0.30259216613082934],[0.46398461891241194,0.539157590578012],[-0.2728838149257463,-0.02582863574319502],[-0.1824352499776272,-0.18477310423833407],[0.5268752260890598,0.7040362875412535]],"y":[1,-1,1,-1,1,1,-1,-1,1,-1,1,-1,1,-1,1,-1,1,-1,-1,-1,-1,1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,1,1,1,-1,-1,1,-1,-1,1,1,1,-1,-1,-1,-1,-1,-1]},{"key":"separable-0.1","label":"Separable, margin 0.1 (50 points)","call":"perceptron.datasets.make_separable(50, margin=0.1, seed=0)","X":[[0.16267451171012604,-0.8306926253468723],[0.2645964780405572,0.954199496429871],[0.6084177018236921,-0.452089094312854],[-0.8895805034599167,-0.4381566322873848],[0.016259260408844487,-0.9147582566836778],[-0.15258351287641103,-0.8688880812280845],[-0.7565213522053943,-0.5622858086141087],[-0.4841896214261771,0.6301205660544592],[0.6535107376820751,-0.3181291495465684],[0.172564097357102,0.44353357030296164],[0.11061709641050867,-0.8748188280229304],[-0.3693683658241944,-0.1834271297906352],[0.16189078339693289,-0.7422865506242978],[-0.5824938140639767,-0.4433958571708983],[0.4164478168479799,-0.7661969815313824],[-0.05405660710710768,0.3269644771102462],[0.6043997417579793,-0.5095506979986106],[0.4808526090873234,0.4274770763434063],[-0.17534528142600456,0.8143946067037345],[0.5633677535964442,0.5177802236164666],[-0.7211228682193459,-0.0026582204107195523],[0.30887787345540957,-0.6061866613667244],[0.3623940646839841,0.3942580466272762],[-0.6960766622046537,-0.45910716224629605],[-0.46548414607217614,0.6921241670162334],[-0.3684383061230879,0.24440893510210743],[-0.1588744958129579,0.9729318122002644],[0.7386536602826386,0.3543184308506352],[-0.7286426590400574,0.017204610918615457],[0.5162383247854577,0.7580721229326876],[-0.2240179335853893,0.6605576422503088],[-0.6168087649563119,-0.3090175036683133],[0.3934001903408864,0.03703743552740455],[-0.7245456281420231,-0.43203496573911554],[-0.5966534174841621,-0.6986527518327775],[0.6053128998123064,0.5580278410767475],[0.5246763897006551,-0.3058368891854553],[0.748013933394148,-0.1272684040414872],[0.7237610801611079,-0.1989531917763984],[-0.916357921109978,0.31121414475131615],[-0.16241392148323722,-0.3720273782592356],[-0.8814642419971278,0.3161545245753091],[0.9331312353439379,-0.1549018867295191],[-0.17049846349214054,0.13854915715627622],[-0.3889710557940943,-0.2166230564688579],[0.2122164747881486,-0.7689264083304402],[0.4914422974751626,-0.7398172908814524],[0.6402822253013103,-0.4435438858825047],[0.12236188448438547,0.4202579747631068],[-0.16149166002754342,0.30259216613082934]],"y":[1,-1,1,-1,1,1,-1,-1,1,-1,1,-1,1,-1,1,-1,1,-1,-1,-1,-1,1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,1,1,1,-1,-1,-1,1,-1,-1,1,1,1,-1,-1]},{"key":"separable-0.05","label":"Separable, margin 0.05 (50 points)","call":"perceptron.datasets.make_separable(50, margin=0.05, seed=0)","X":[[0.16267451171012604,-0.8306926253468723],[0.2645964780405572,0.954199496429871],[0.6084177018236921,-0.452089094312854],[-0.8895805034599167,-0.4381566322873848],[0.016259260408844487,-0.9147582566836778],[-0.15258351287641103,-0.8688880812280845],[-0.7565213522053943,-0.5622858086141087],[-0.4841896214261771,0.6301205660544592],[0.6535107376820751,-0.3181291495465684],[0.172564097357102,0.44353357030296164],[0.11061709641050867,-0.8748188280229304],[-0.3693683658241944,-0.1834271297906352],[0.16189078339693289,-0.7422865506242978],[-0.5824938140639767,-0.4433958571708983],[0.7618822532845246,0.302387558619375],[0.4164478168479799,-0.7661969815313824],[-0.05405660710710768,0.3269644771102462],[0.6043997417579793,-0.5095506979986106],[0.4808526090873234,0.4274770763434063],[0.742339274268789,0.25126447728646706],[-0.17534528142600456,0.8143946067037345],[0.5633677535964442,0.5177802236164666],[-0.7211228682193459,-0.0026582204107195523],[0.30887787345540957,-0.6061866613667244],[0.3623940646839841,0.3942580466272762],[0.24258070247714408,-0.4126818057322153],[-0.6960766622046537,-0.45910716224629605],[-0.46548414607217614,0.6921241670162334],[-0.3684383061230879,0.24440893510210743],[-0.1588744958129579,0.9729318122002644],[0.7386536602826386,0.3543184308506352],[-0.7286426590400574,0.017204610918615457],[0.5162383247854577,0.7580721229326876],[-0.2240179335853893,0.6605576422503088],[-0.6168087649563119,-0.3090175036683133],[0.5075091248765777,0.026624955296621587],[0.3934001903408864,0.03703743552740455],[-0.7245456281420231,-0.43203496573911554],[-0.5966534174841621,-0.6986527518327775],[0.6053128998123064,0.5580278410767475],[0.5246763897006551,-0.3058368891854553],[0.748013933394148,-0.1272684040414872],[0.7237610801611079,-0.1989531917763984],[-0.916357921109978,0.31121414475131615],[0.6151848593678015,0.09603020754068825],[-0.16241392148323722,-0.3720273782592356],[-0.8814642419971278,0.3161545245753091],[0.9331312353439379,-0.1549018867295191],[-0.17049846349214054,0.13854915715627622],[-0.3889710557940943,-0.2166230564688579]],"y":[1,-1,1,-1,1,1,-1,-1,1,-1,1,-1,1,-1,-1,1,-1,1,-1,-1,-1,-1,-1,1,-1,1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,1,1,1,-1,-1,-1,-1,1,-1,-1]},{"key":"separable-0.02","label":"Separable, margin 0.02 (50 points)","call":"perceptron.datasets.make_separable(50, margin=0.02, seed=0)","X":[[0.16267451171012604,-0.8306926253468723],[0.2645964780405572,0.954199496429871],[0.6084177018236921,-0.452089094312854],[-0.8895805034599167,-0.4381566322873848],[0.016259260408844487,-0.9147582566836778],[-0.15258351287641103,-0.8688880812280845],[-0.7565213522053943,-0.5622858086141087],[-0.4841896214261771,0.6301205660544592],[0.5924765813813648,-0.07304825043231708],[0.6535107376820751,-0.3181291495465684],[0.172564097357102,0.44353357030296164],[0.11061709641050867,-0.8748188280229304],[-0.3693683658241944,-0.1834271297906352],[0.16189078339693289,-0.7422865506242978],[-0.5824938140639767,-0.4433958571708983],[0.7618822532845246,0.302387558619375],[0.4164478168479799,-0.7661969815313824],[-0.05405660710710768,0.3269644771102462],[0.6043997417579793,-0.5095506979986106],[0.4808526090873234,0.4274770763434063],[0.742339274268789,0.25126447728646706],[-0.17534528142600456,0.8143946067037345],[0.5633677535964442,0.5177802236164666],[0.8261268476700517,0.22450057553925867],[-0.7211228682193459,-0.0026582204107195523],[0.30887787345540957,-0.6061866613667244],[0.3623940646839841,0.3942580466272762],[0.24258070247714408,-0.4126818057322153],[-0.6960766622046537,-0.45910716224629605],[-0.46548414607217614,0.6921241670162334],[-0.3684383061230879,0.24440893510210743],[-0.1588744958129579,0.9729318122002644],[0.7386536602826386,0.3543184308506352],[-0.7286426590400574,0.017204610918615457],[0.5162383247854577,0.7580721229326876],[-0.2240179335853893,0.6605576422503088],[-0.6168087649563119,-0.3090175036683133],[0.5075091248765777,0.026624955296621587],[0.3934001903408864,0.03703743552740455],[-0.7245456281420231,-0.43203496573911554],[-0.5966534174841621,-0.6986527518327775],[0.6053128998123064,0.5580278410767475],[0.5246763897006551,-0.3058368891854553],[0.748013933394148,-0.1272684040414872],[0.7237610801611079,-0.1989531917763984],[-0.916357921109978,0.31121414475131615],[0.6151848593678015,0.09603020754068825],[-0.16241392148323722,-0.3720273782592356],[-0.8814642419971278,0.3161545245753091],[0.9331312353439379,-0.1549018867295191]],"y":[1,-1,1,-1,1,1,-1,-1,1,1,-1,1,-1,1,-1,-1,1,-1,1,-1,-1,-1,-1,-1,-1,1,-1,1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,1,1,1,-1,-1,-1,-1,1]},{"key":"chapter2","label":"Chapter 2: the 30 points","call":"perceptron.datasets.make_separable(30, margin=0.3, radius=4.0, seed=7)","X":[[-3.249660599807771,0.1970926987106706],[3.421910834856356,-1.256728592220142],[-1.927318341221478,1.5215467505574092],[2.3388732720946606,0.6908364940214928],[-2.9366346965714922,-0.0923211896121991],[0.8522362200697832,-1.647609753373251],[-0.4655934664322452,-1.934367129033147],[-1.3176428300666772,-1.8818751034254375],[-0.49338020317386205,-2.6599599894223216],[0.9889140764491565,0.571447560360429],[-0.2570543899888477,-3.4608723210282624],[-3.0315629761021414,-0.2729452560400965],[0.16171332473362682,-2.183792748145212],[-2.11864705981322,2.778890040712028],[-1.447020306403765,-0.0582755996647433],[-1.0281650626493637,1.016771624733724],[0.21305343559958165,3.802221203452441],[-1.8144281027001998,1.0078489246439664],[0.40502515071444734,-2.1768150804784736],[3.4110516469892773,1.299782913260833],[-3.1433469830458356,0.1953077048287252],[1.6445300230718187,-0.538344859608508],[2.62519174260953,-0.2557008262797811],[1.5824227010796044,3.4115535802127273],[-2.3469343827496725,0.705608443386864],[-3.252085735219488,0.8933326490879319],[-1.118501307826688,-0.5457821596328309],[-0.7275451722085916,3.3328477988370055],[2.3063282817832893,-2.6654129589409754],[-2.818889559691604,2.2948050369248794]],"y":[1,-1,1,1,1,-1,-1,-1,-1,1,-1,1,-1,1,1,1,1,1,-1,1,1,1,1,1,1,1,1,1,-1,1]},{"key":"xor","label":"XOR (40 points)","call":"perceptron.datasets.make_xor(40, seed=0)","X":[[1.018859533164009,0.9801842705063047],[-0.9039366024335077,-0.9842649824270441],[0.9196495940258334,-0.9457607417635773],[-0.8043999932304794,1.1420621444693864],[0.8944397146289511,0.8101867793430921],[-1.0934911693806029,-0.9938011030979135],[0.6512453838041748,-1.032818749589882],[-1.1868866420879598,0.8901598967944823],[0.9183611525714035,0.9525549765446268],[-0.93825541954388,-0.8436229945835984],[0.9807198005583948,-0.7950304794175471],[-1.099779201022992,1.052726510513953],[1.1355205272477713,1.0141018446641312],[-1.1115248874030712,-1.1382588064387629],[0.9313411261498992,-0.9669707314794926],[-1.1514427275308103,0.968623663769243],[0.9761162485128283,1.081126837702871],[-0.9678011316240489,-0.9466940936440118],[0.9019257085872491,-1.0194420450539154],[-0.8824036794908006,1.2240146717831142],[0.811140170184382,1.2270885662108593],[-0.7981186864326544,-0.8828032898949358],[1.0396683445493955,-1.0470884221804642],[-0.7812968974694562,1.2940387474674946],[1.2702452304799188,1.1972655647101555],[-0.9463929384011566,-1.1812477948423257],[0.9993318800319875,-0.9015287597385496],[-1.1932542195624332,1.0592683090273012],[1.0644795542233345,1.1044064085944303],[-1.1776176950135784,-1.0992553858058551],[0.9345347129285169,-1.1754702861659296],[-0.73909481843048,0.9256133907336772],[1.0493454444190302,0.9612141181789114],[-0.7624790681796817,-0.8019458519377242],[1.0950028934237372,-1.3305264820969975],[-0.992195653861017,1.1025529286164801],[1.1505942363763255,0.9073139432938598],[-0.7266982955007515,-1.198064645501994],[0.9007707967277171,-0.8597425017828967],[-0.9926418079262033,1.3003588875467882]],"y":[1,1,-1,-1,1,1,-1,-1,1,1,-1,-1,1,1,-1,-1,1,1,-1,-1,1,1,-1,-1,1,1,-1,-1,1,1,-1,-1,1,1,-1,-1,1,1,-1,-1]},{"key":"overlapping","label":"Overlapping clouds (100 points)","call":"perceptron.datasets.make_overlapping(100, separation=2.0, seed=0)","X":[[2.3040000451301372,0.9470809631292422],[-0.24591094725306517,-0.7322673547034516],[-0.6287725822637411,0.3827571602707609],[-1.1642945926252908,-1.0743648582284346],[-0.3868768636634202,-0.20032970140956835],[1.7839754700613295,1.4934311452207607],[-0.6805857797476191,-0.35891330853862047],[-0.9244063892571148,-1.4267738509897323],[1.42986369482223,0.6960427239628685],[2.00396157584217,-0.6179070447076008],[1.0520289742598865,0.6836861907765345],[0.3384719781847809,0.9350499881140221],[1.357380410658956,-1.2083186322821715],[-0.486947866119695,-0.29758403894333035],[-0.2883614637495544,0.39512206018200824],[1.2146591225063408,0.3553727090399214],[1.2644556303293035,-0.3139228145364278],[-2.1857198050052338,-2.3982328653977714],[-1.0139146685240938,1.0418397592128221],[0.3767255374626478,0.0413259793472436],[-0.9133807370114578,-1.487072869675398],[0.816475940881144,-0.049800969059643194],[0.9955458668799168,0.6564749350763358],[0.6473390663560998,0.9174879834442943],[-1.5816408364095031,0.10927969747781388],[1.1610095767153448,-0.5855288241233366],[-2.282649244073898,-0.5856577998413593],[-0.2590655321041202,1.5139237747390626],[0.33480532651338646,0.3515100700930197],[2.583472878802122,1.3203609870818391],[0.4557410171426901,-0.31630015636915454],[0.3461713905816606,-0.12961363369276946],[2.801634869866125,1.31510376473437],[1.9034701816518087,0.09401229776087457],[-1.3250307746388343,-0.21879166393254573],[2.3458754237823047,0.7813114007004275],[-1.4368683255972816,0.5198417309776412],[-1.472587676758484,0.5863372815313004],[0.7126122921913337,1.5744082788445868],[-0.1269578473782934,-1.2803939447145731],[1.0490546138253116,2.002392583645255],[1.2497853715586669,1.0314530848694723],[-2.9442649759855444,-1.3077531969011476],[-0.34121971407666907,-1.401520214917428],[1.4116305363741328,1.0425133694426776],[0.5635647528567788,-1.169801907772864],[2.458020683536959,1.9602583164499647],[-3.3653039062769743,1.228683719203421],[-0.6413280508296555,1.3224574697668332],[-2.0430010800715657,0.26841707970891465],[0.2453942087400689,1.689107452443673],[0.46433062683888904,0.36159505490948474],[1.328969629460202,-0.258572545473924],[2.8220113633283233,-1.3204309700132935],[-0.009618183538735892,-0.20917557487171307],[0.4209820223119163,0.726093788947765],[-2.9349596366097073,-0.23993667125803605],[0.06693486700517903,0.0476727312116796],[-3.2501411735745918,0.38636959756630584],[-1.8037318485206766,1.0801634125378852],[-0.15626733769673196,1.1648639811110282],[1.1885191925124656,-0.6331940901922267],[-0.277680166386608,0.6304114907682319],[0.6224364947671918,-1.0911461176191954],[-1.4765790405584138,1.3889799748383085],[-1.0757015262208232,0.20211439504395987],[0.8407749900855223,0.5408455846858077],[-1.0115330616865867,-1.4853751842635452],[-0.2124117782941306,0.844078680578592],[1.5811658124128058,1.294558819441117],[-2.4227417685154133,0.25845279091298756],[1.640422650443282,0.10490011715303971],[-1.5685494541476426,-1.0298044380114637],[0.5672141528174033,-0.735483292342275],[-0.3868109221409938,-0.1521929584082903],[-2.9016352983759948,-0.10891472790742324],[2.739367877130134,-0.4959107284421519],[1.1257302210933933,-0.1321048632913019],[-2.473887948041959,1.028854347803183],[-1.5300084132181584,-0.23615462985294203],[0.4022648267725224,1.1501656361496921],[-1.7130680950592723,0.6210178535400985],[-1.2045224883996608,-1.0428601409845046],[-1.2887665059953775,0.08347535610700986],[-0.6485449238126861,-0.47433298683443925],[0.8714653370559657,1.3664634705496859],[-1.2831250656795348,1.643251614242697],[0.2962647641930074,-1.2654214710460525],[-0.6993148857053941,-0.10607225344775092],[-0.6603799917513573,0.42377135285334727],[1.6333526228249151,-2.2035098806466507],[0.5422741743326609,0.2201951234700494],[-0.08334521117540428,0.37094683509441023],[-0.18411796675718906,-0.6617025720390349],[0.08683078476836337,-0.050604063111342405],[-1.1350451000370139,-0.7695146401767057],[-0.30582806329299184,-0.7583697508984092],[0.2565007506461916,-0.9217253762584194],[-0.49731715012513433,0.989713033285805],[-1.849605955610143,-0.5106224678981267]],"y":[1,1,-1,-1,-1,1,-1,-1,1,1,1,1,1,-1,1,1,1,-1,-1,1,-1,-1,1,-1,-1,1,-1,1,1,1,1,1,1,1,1,1,-1,-1,1,-1,1,1,-1,1,1,1,1,-1,-1,-1,1,1,1,1,1,-1,-1,-1,-1,-1,-1,1,1,1,-1,-1,1,-1,-1,1,-1,1,-1,1,-1,-1,1,1,-1,-1,-1,-1,-1,-1,-1,1,-1,1,-1,-1,1,1,-1,1,-1,-1,-1,1,-1,-1]}];
+  /* PRESETS END */
+
+  /* ------------------------------------------------------------ user interface --------------- */
+
+  // The colours of the book's figures (perceptron.plotting): Okabe-Ito blue and vermillion.
+  var COLORS = { pos: "#0072B2", neg: "#D55E00", boundary: "#222222", accent: "#009E73", radius: "#6b6b6b" };
+
+  /* A small seeded generator (mulberry32) for the shuffled order. */
+  function mulberry32(seed) {
+    var a = seed >>> 0;
+    return function () {
+      a = (a + 0x6d2b79f5) >>> 0;
+      var t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  function fmt(v, digits) {
+    if (v === null || v === undefined || !isFinite(v)) return "\u2014";
+    var s = Number(v.toPrecision(digits || 4));
+    return String(s).replace(/-/g, "\u2212");
+  }
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") node.textContent = attrs[k];
+      else if (k === "class") node.className = attrs[k];
+      else node.setAttribute(k, attrs[k]);
+    });
+    (children || []).forEach(function (c) { node.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return node;
+  }
+
+  function Playground(root) {
+    this.root = root;
+    this.points = [];      // {x: [x1, x2], y: +1/-1}
+    this.undoStack = [];
+    this.view = 5;         // the canvas shows [-view, view]^2
+    this.cursor = [0, 0];
+    this.grabbed = -1;     // index of the point the keyboard is moving, or -1
+    this.build();
+    this.dataChanged();
+  }
+
+  Playground.prototype.build = function () {
+    var self = this, root = this.root;
+    root.classList.add("pp");
+    var help = el("p", { id: "pp-keys", class: "pp-help" }, [
+      "Click to add a point of the chosen class (Shift-click: the other class), drag a point to move it, " +
+      "double-click it to delete it. With the keyboard, focus the plot: arrow keys move the cursor " +
+      "(Shift: larger steps), + or P adds a +1 point, \u2212 or N adds a \u22121 point, Delete removes the " +
+      "point nearest the cursor, G picks up or drops it (then arrows move it), U undoes.",
+    ]);
+    this.canvas = el("canvas", {
+      width: "520", height: "520", tabindex: "0", role: "application", class: "pp-canvas",
+      "aria-label": "Perceptron playground plot: the points, the current boundary and the maximum-margin line",
+      "aria-describedby": "pp-keys",
+    });
+    var plot = el("div", { class: "pp-plot" }, [this.canvas, help]);
+
+    function labelled(id, text, control) {
+      control.id = id;
+      return el("div", { class: "pp-field" }, [el("label", { for: id, text: text }), control]);
+    }
+    function number(value, step, min) {
+      var input = el("input", { type: "number", value: String(value), step: step || "any" });
+      if (min !== undefined) input.setAttribute("min", String(min));
+      return input;
+    }
+    function select(options) {
+      var s = el("select");
+      options.forEach(function (o) { s.appendChild(el("option", { value: o[0], text: o[1] })); });
+      return s;
+    }
+    function button(text, handler, id) {
+      var b = el("button", { type: "button", class: "pp-button", text: text });
+      if (id) b.id = id;
+      b.addEventListener("click", handler);
+      return b;
+    }
+
+    // Points: class to place, presets, undo, clear.
+    this.classPos = el("input", { type: "radio", name: "pp-class", id: "pp-class-pos", value: "1" });
+    this.classPos.checked = true;
+    this.classNeg = el("input", { type: "radio", name: "pp-class", id: "pp-class-neg", value: "-1" });
+    var classes = el("fieldset", { class: "pp-classes" }, [
+      el("legend", { text: "Class of a new point" }),
+      this.classPos, el("label", { for: "pp-class-pos", class: "pp-pos", text: "+1 (\u25cf blue)" }),
+      this.classNeg, el("label", { for: "pp-class-neg", class: "pp-neg", text: "\u22121 (\u25a0 vermillion)" }),
+    ]);
+    this.preset = select(PRESETS.map(function (p) { return [p.key, p.label]; }));
+    this.presetCall = el("p", { class: "pp-call", id: "pp-preset-call" });
+    var pointsBox = el("fieldset", { class: "pp-box" }, [
+      el("legend", { text: "Points" }), classes,
+      labelled("pp-preset", "Preset", this.preset),
+      el("div", { class: "pp-row" }, [
+        button("Load preset", function () { self.loadPreset(self.preset.value); }, "pp-load"),
+        button("Undo", function () { self.undo(); }, "pp-undo"),
+        button("Clear", function () { self.edit(function () { self.points = []; }); self.say("All points cleared."); }, "pp-clear"),
+      ]),
+      this.presetCall,
+    ]);
+
+    // Settings.
+    this.bias = select([["one", "\"one\": b += \u03b7y"], ["radius", "\"radius\": b += \u03b7yR\u00b2"], ["none", "\"none\": no bias"]]);
+    this.rule = select([["margin", "y(w\u00b7x+b) \u2264 0 (the book)"], ["sign", "y \u2260 sgn(w\u00b7x+b), sgn(0)=+1 (36-350)"]]);
+    this.eta = number(1, "any", 0);
+    this.w01 = number(0); this.w02 = number(0); this.b0 = number(0);
+    this.order = select([["fixed", "fixed: 0, 1, 2, \u2026"], ["shuffled", "shuffled every epoch"]]);
+    this.seed = number(0, "1", 0);
+    this.maxEpochs = number(1000, "1", 1);
+    var settings = el("fieldset", { class: "pp-box" }, [
+      el("legend", { text: "Training" }),
+      labelled("pp-bias", "Bias mode", this.bias),
+      labelled("pp-rule", "Mistake rule", this.rule),
+      labelled("pp-eta", "Learning rate \u03b7", this.eta),
+      el("div", { class: "pp-row" }, [
+        labelled("pp-w01", "w\u2080 first", this.w01), labelled("pp-w02", "w\u2080 second", this.w02),
+        labelled("pp-b0", "b\u2080", this.b0),
+      ]),
+      el("div", { class: "pp-row" }, [labelled("pp-order", "Order", this.order), labelled("pp-seed", "Seed", this.seed)]),
+      labelled("pp-max-epochs", "Largest number of epochs", this.maxEpochs),
+    ]);
+    [this.bias, this.rule, this.eta, this.w01, this.w02, this.b0, this.order, this.seed, this.maxEpochs].forEach(function (c) {
+      c.addEventListener("change", function () { self.reset(); self.say("Settings changed; training restarted."); });
+    });
+
+    // Run controls.
+    var runBox = el("fieldset", { class: "pp-box" }, [
+      el("legend", { text: "Run" }),
+      el("div", { class: "pp-row" }, [
+        button("Step one visit", function () { self.act("visit"); }, "pp-step"),
+        button("Step to next update", function () { self.act("update"); }, "pp-next-update"),
+        button("Run one epoch", function () { self.act("epoch"); }, "pp-epoch-run"),
+        button("Run to convergence", function () { self.act("converge"); }, "pp-converge"),
+        button("Reset", function () { self.reset(); self.say("Training reset to the start weights."); }, "pp-reset"),
+      ]),
+    ]);
+
+    // Layers shown.
+    this.showRadius = el("input", { type: "checkbox", id: "pp-show-radius" });
+    this.showRadius.checked = true;
+    this.showMargin = el("input", { type: "checkbox", id: "pp-show-margin" });
+    this.showMargin.checked = true;
+    this.showPocket = el("input", { type: "checkbox", id: "pp-show-pocket" });
+    var layers = el("fieldset", { class: "pp-box pp-layers" }, [
+      el("legend", { text: "Show" }),
+      this.showRadius, el("label", { for: "pp-show-radius", text: "radius circle" }),
+      this.showMargin, el("label", { for: "pp-show-margin", text: "maximum-margin line and band" }),
+      this.showPocket, el("label", { for: "pp-show-pocket", text: "pocket\u2019s best line" }),
+    ]);
+    [this.showRadius, this.showMargin, this.showPocket].forEach(function (c) {
+      c.addEventListener("change", function () { self.render(); });
+    });
+
+    // Numbers.
+    this.out = {};
+    var stats = el("dl", { class: "pp-stats" });
+    [["updates", "Updates"], ["epoch", "Epoch"], ["errors", "Training errors"], ["w", "w, b"],
+     ["radius", "R = max\u2016x\u1d62\u2016"], ["gamma", "\u03b3* (largest margin)"], ["bound", "Mistake bound"],
+     ["pocket", "Pocket (fewest errors so far)"], ["state", "State"]].forEach(function (pair) {
+      var dd = el("dd", { id: "pp-" + pair[0] });
+      self.out[pair[0]] = dd;
+      stats.appendChild(el("dt", { text: pair[1] }));
+      stats.appendChild(dd);
+    });
+    this.live = el("div", { class: "pp-live", role: "status", "aria-live": "polite", id: "pp-live" });
+    this.code = el("textarea", { id: "pp-code", readonly: "", rows: "6", spellcheck: "false" });
+    var codeBox = el("details", { class: "pp-code" }, [
+      el("summary", { text: "The same run in Python" }),
+      el("label", { for: "pp-code", text: "Paste into a notebook: perceptron.train makes exactly these updates (fixed order)." }),
+      this.code,
+    ]);
+
+    var panel = el("div", { class: "pp-panel" }, [pointsBox, settings, runBox, layers]);
+    var readout = el("div", { class: "pp-readout" }, [el("h2", { text: "Numbers", class: "pp-heading" }), stats, this.live, codeBox]);
+    root.appendChild(el("div", { class: "pp-grid" }, [plot, panel, readout]));
+
+    this.ctx = this.canvas.getContext("2d");
+    this.bindPointer();
+    this.bindKeys();
+    this.canvas.addEventListener("focus", function () { self.render(); });
+    this.canvas.addEventListener("blur", function () { self.render(); });
+  };
+
+  /* ----- data editing ----- */
+
+  Playground.prototype.snapshot = function () {
+    return this.points.map(function (p) { return { x: p.x.slice(), y: p.y }; });
+  };
+
+  Playground.prototype.edit = function (change) {
+    this.undoStack.push(this.snapshot());
+    if (this.undoStack.length > 200) this.undoStack.shift();
+    change();
+    this.dataChanged();
+  };
+
+  Playground.prototype.undo = function () {
+    if (!this.undoStack.length) { this.say("Nothing to undo."); return; }
+    this.points = this.undoStack.pop();
+    this.grabbed = -1;
+    this.dataChanged();
+    this.say("Undone: " + this.points.length + " points.");
+  };
+
+  Playground.prototype.setPoints = function (X, y) {
+    var self = this;
+    this.edit(function () { self.points = X.map(function (x, i) { return { x: [x[0], x[1]], y: y[i] }; }); });
+    this.fitView();
+    this.dataChanged();
+  };
+
+  Playground.prototype.loadPreset = function (key) {
+    var p = PRESETS.filter(function (q) { return q.key === key; })[0];
+    if (!p) return;
+    this.setPoints(p.X, p.y);
+    this.presetCall.textContent = "Python: X, y = " + p.call;
+    this.presetKey = key;
+    this.say("Loaded " + p.label + ".");
+  };
+
+  Playground.prototype.fitView = function () {
+    var top = 1;
+    this.points.forEach(function (p) { top = Math.max(top, Math.abs(p.x[0]), Math.abs(p.x[1])); });
+    var raw = top * 1.15, unit = Math.pow(10, Math.floor(Math.log10(raw)));
+    this.view = Math.ceil(raw / (unit / 2)) * (unit / 2);
+    this.cursor = [0, 0];
+  };
+
+  Playground.prototype.gridStep = function () { return Math.pow(10, Math.floor(Math.log10(this.view)) - 2); };
+
+  Playground.prototype.snap = function (v) {
+    var g = this.gridStep();
+    return Number((Math.round(v / g) * g).toFixed(Math.max(0, -Math.round(Math.log10(g)))));
+  };
+
+  Playground.prototype.addPoint = function (x, label) {
+    var self = this, p = { x: [this.snap(x[0]), this.snap(x[1])], y: label };
+    this.edit(function () { self.points.push(p); });
+    this.say("Added point " + (this.points.length - 1) + " of class " + (label > 0 ? "+1" : "\u22121") +
+      " at (" + fmt(p.x[0], 6) + ", " + fmt(p.x[1], 6) + "); " + this.points.length + " points.");
+  };
+
+  Playground.prototype.removePoint = function (k) {
+    var self = this;
+    if (k < 0) return;
+    this.edit(function () { self.points.splice(k, 1); });
+    this.say("Removed point " + k + "; " + this.points.length + " points.");
+  };
+
+  Playground.prototype.nearest = function (x, limit) {
+    var best = -1, bestD = limit === undefined ? Infinity : limit * limit;
+    this.points.forEach(function (p, k) {
+      var d = (p.x[0] - x[0]) * (p.x[0] - x[0]) + (p.x[1] - x[1]) * (p.x[1] - x[1]);
+      if (d < bestD) { bestD = d; best = k; }
+    });
+    return best;
+  };
+
+  Playground.prototype.dataChanged = function () {
+    var X = this.points.map(function (p) { return p.x; }), y = this.points.map(function (p) { return p.y; });
+    this.X = X; this.y = y;
+    var both = y.indexOf(1) >= 0 && y.indexOf(-1) >= 0;
+    this.best = both ? maxMargin(X, y) : null;
+    this.R = X.length ? radius(X) : null;
+    this.bounds = {};
+    if (both) {
+      var self = this;
+      BIAS_MODES.forEach(function (mode) { self.bounds[mode] = mistakeBound(X, y, mode); });
+    }
+    this.reset();
+  };
+
+  /* ----- training state ----- */
+
+  Playground.prototype.settings = function () {
+    var eta = Number(this.eta.value), maxEpochs = Number(this.maxEpochs.value), seed = Number(this.seed.value);
+    var w0 = [Number(this.w01.value), Number(this.w02.value)], b0 = Number(this.b0.value);
+    if (!(eta > 0) || !isFinite(eta)) return { error: "The learning rate must be a number > 0." };
+    if (!Number.isInteger(maxEpochs) || maxEpochs < 1) return { error: "The largest number of epochs must be a whole number \u2265 1." };
+    if (!Number.isInteger(seed) || seed < 0) return { error: "The seed must be a whole number \u2265 0." };
+    if (!w0.every(isFinite) || !isFinite(b0) || this.w01.value === "" || this.w02.value === "" || this.b0.value === "") {
+      return { error: "The start w\u2080, b\u2080 must be numbers." };
+    }
+    return { eta: eta, bias: this.bias.value, rule: this.rule.value, w0: w0, b0: b0, maxEpochs: maxEpochs,
+      shuffled: this.order.value === "shuffled", seed: seed };
+  };
+
+  Playground.prototype.reset = function () {
+    var s = this.settings();
+    this.run = null;
+    this.problem = s.error || null;
+    if (!s.error && this.points.length) {
+      var both = this.y.indexOf(1) >= 0 && this.y.indexOf(-1) >= 0;
+      if (!both) this.problem = "Add points of both classes to train.";
+    } else if (!s.error) {
+      this.problem = "Add points of both classes to train.";
+    }
+    if (!this.problem) {
+      var c = biasScale(this.X, s.bias);
+      var errors = countErrors(this.X, this.y, s.w0, s.b0, s.rule);
+      this.run = {
+        s: s, w: s.w0.slice(), b: s.b0, stepB: s.eta * (c * c), epoch: 0, pos: 0, order: null,
+        epochMistakes: 0, updates: 0, visited: -1, updated: -1, finished: false, converged: false,
+        errors: errors, seen: {}, cycle: null, random: mulberry32(s.seed),
+        pocket: { w: s.w0.slice(), b: s.b0, errors: errors },
+      };
+      this.run.seen[this.stateKey(this.run)] = 0;
+    }
+    this.render();
+  };
+
+  Playground.prototype.stateKey = function (r) { return r.w.join(",") + "|" + r.b; };
+
+  Playground.prototype.nextOrder = function (r) {
+    var n = this.X.length, order = new Array(n), k;
+    for (k = 0; k < n; k++) order[k] = k;
+    if (r.s.shuffled) {
+      for (k = n - 1; k > 0; k--) {
+        var j = Math.floor(r.random() * (k + 1)), t = order[k];
+        order[k] = order[j]; order[j] = t;
+      }
+    }
+    return order;
+  };
+
+  /* Visit one point, exactly as perceptron.train's loop does; return true on an update. */
+  Playground.prototype.visit = function () {
+    var r = this.run;
+    if (!r || r.finished) return false;
+    if (r.pos === 0) {
+      r.epoch += 1;
+      r.order = this.nextOrder(r);
+      r.epochMistakes = 0;
+    }
+    var i = r.order[r.pos], x = this.X[i], yi = this.y[i], updated = false;
+    var score = sequentialScore(x, r.w, r.b);
+    if (!isFinite(score)) { r.finished = true; r.error = "Training diverged: a score overflowed."; return false; }
+    r.visited = i;
+    if (isMistake(yi, score, r.s.rule)) {
+      var step = r.s.eta * yi;
+      for (var j = 0; j < r.w.length; j++) r.w[j] += step * x[j];
+      r.b += yi * r.stepB;
+      r.updates += 1;
+      r.epochMistakes += 1;
+      r.updated = i;
+      r.errors = countErrors(this.X, this.y, r.w, r.b, r.s.rule);
+      if (r.errors < r.pocket.errors) r.pocket = { w: r.w.slice(), b: r.b, errors: r.errors };
+      updated = true;
+    }
+    r.pos += 1;
+    if (r.pos === this.X.length) {
+      r.pos = 0;
+      if (r.epochMistakes === 0) {
+        r.finished = true;
+        r.converged = true;
+      } else {
+        var key = this.stateKey(r);
+        if (r.cycle === null && Object.prototype.hasOwnProperty.call(r.seen, key)) {
+          r.cycle = { first: r.seen[key], again: r.epoch };
+        } else if (!Object.prototype.hasOwnProperty.call(r.seen, key)) {
+          r.seen[key] = r.epoch;
+        }
+        if (r.epoch >= r.s.maxEpochs) r.finished = true;
+      }
+    }
+    return updated;
+  };
+
+  Playground.prototype.act = function (what) {
+    var r = this.run;
+    if (!r) { this.say(this.problem || "Nothing to train."); this.render(); return; }
+    if (r.finished) { this.render(); this.say(this.stateText()); return; }
+    var updated = false, startEpoch = r.epoch, startUpdates = r.updates;
+    if (what === "visit") {
+      updated = this.visit();
+    } else if (what === "update") {
+      while (!r.finished && !(updated = this.visit())) { /* visit until an update */ }
+    } else if (what === "epoch") {
+      do { updated = this.visit() || updated; } while (!r.finished && r.pos !== 0);
+    } else {
+      while (!r.finished) this.visit();
+    }
+    this.render();
+    if (what === "visit" || what === "update") {
+      if (updated) {
+        this.say("Update " + r.updates + " on point " + r.updated + ": " + r.errors + " error" + (r.errors === 1 ? "" : "s") + " left.");
+      } else if (r.finished) {
+        this.say(this.stateText());
+      } else {
+        this.say("Point " + r.visited + ": no mistake.");
+      }
+    } else {
+      this.say((r.updates - startUpdates) + " updates in epoch" + (r.epoch - startEpoch > 1 ? "s " + (startEpoch + 1) + " to " : " ") +
+        r.epoch + ". " + this.stateText());
+    }
+  };
+
+  Playground.prototype.stateText = function () {
+    var r = this.run;
+    if (!r) return this.problem || "";
+    if (r.error) return r.error;
+    var text;
+    if (r.converged) text = "Converged: epoch " + r.epoch + " made no mistake (" + r.updates + " updates in all).";
+    else if (r.finished) text = "Stopped after " + r.epoch + " epochs without converging.";
+    else if (r.epoch === 0) text = "Ready: no point visited yet.";
+    else text = "Running: epoch " + r.epoch + ", " + r.pos + " of " + this.X.length + " points visited in it.";
+    if (r.cycle) {
+      text += " Cycle: the weights at the end of epoch " + r.cycle.again + " repeat those at the " +
+        (r.cycle.first === 0 ? "start" : "end of epoch " + r.cycle.first) + (r.s.shuffled ? " (a repeat; with a shuffled order the run need not cycle)." : ", so the run repeats forever.");
+    }
+    return text;
+  };
+
+  Playground.prototype.say = function (text) {
+    // Re-set the text so that assistive technology announces it even when it did not change.
+    this.live.textContent = "";
+    this.live.textContent = text;
+  };
+
+  /* ----- drawing ----- */
+
+  Playground.prototype.toPixel = function (x) {
+    var size = this.size, v = this.view;
+    return [(x[0] + v) / (2 * v) * size, (v - x[1]) / (2 * v) * size];
+  };
+
+  Playground.prototype.toWorld = function (px, py) {
+    var size = this.size, v = this.view;
+    return [px / size * 2 * v - v, v - py / size * 2 * v];
+  };
+
+  /* The part of a convex world polygon where sign (w.x + b) >= 0 (Sutherland-Hodgman, one edge). */
+  function clip(poly, w, b, sign) {
+    var out = [];
+    function f(p) { return sign * (w[0] * p[0] + w[1] * p[1] + b); }
+    for (var k = 0; k < poly.length; k++) {
+      var p = poly[k], q = poly[(k + 1) % poly.length], fp = f(p), fq = f(q);
+      if (fp >= 0) out.push(p);
+      if ((fp >= 0) !== (fq >= 0)) {
+        var t = fp / (fp - fq);
+        out.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])]);
+      }
+    }
+    return out;
+  }
+
+  Playground.prototype.box = function () {
+    var v = this.view;
+    return [[-v, -v], [v, -v], [v, v], [-v, v]];
+  };
+
+  /* The half of the view where sign (w.x + b) >= 0, as pixel corners. */
+  Playground.prototype.halfPlane = function (w, b, sign) {
+    return clip(this.box(), w, b, sign).map(this.toPixel, this);
+  };
+
+  /* The band |w.x + b| <= gamma inside the view, as pixel corners. */
+  Playground.prototype.band = function (w, b, gamma) {
+    return clip(clip(this.box(), w, b + gamma, 1), w, b - gamma, -1).map(this.toPixel, this);
+  };
+
+  /* The segment of the line w.x + b = offset inside the view, in pixels, or null. */
+  Playground.prototype.linePixels = function (w, b, offset) {
+    var box = this.box(), pts = [];
+    for (var k = 0; k < 4; k++) {
+      var p = box[k], q = box[(k + 1) % 4];
+      var fp = w[0] * p[0] + w[1] * p[1] + b - offset, fq = w[0] * q[0] + w[1] * q[1] + b - offset;
+      if ((fp > 0) !== (fq > 0) && fp !== fq) {
+        var t = fp / (fp - fq);
+        pts.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])]);
+      }
+    }
+    return pts.length >= 2 ? [this.toPixel(pts[0]), this.toPixel(pts[1])] : null;
+  };
+
+  Playground.prototype.strokeLine = function (w, b, offset, color, width, dash) {
+    var seg = this.linePixels(w, b, offset), ctx = this.ctx;
+    if (!seg) return;
+    ctx.save();
+    ctx.strokeStyle = color; ctx.lineWidth = width; ctx.setLineDash(dash || []);
+    ctx.beginPath(); ctx.moveTo(seg[0][0], seg[0][1]); ctx.lineTo(seg[1][0], seg[1][1]); ctx.stroke();
+    ctx.restore();
+  };
+
+  Playground.prototype.fillPoly = function (pts, color, alpha) {
+    if (pts.length < 3) return;
+    var ctx = this.ctx;
+    ctx.save();
+    ctx.globalAlpha = alpha; ctx.fillStyle = color;
+    ctx.beginPath(); ctx.moveTo(pts[0][0], pts[0][1]);
+    for (var k = 1; k < pts.length; k++) ctx.lineTo(pts[k][0], pts[k][1]);
+    ctx.closePath(); ctx.fill();
+    ctx.restore();
+  };
+
+  Playground.prototype.resize = function () {
+    var css = Math.max(240, Math.min(560, Math.floor(this.canvas.parentNode.clientWidth || 520)));
+    var ratio = window.devicePixelRatio || 1;
+    if (this.size !== css || this.ratio !== ratio) {
+      this.size = css; this.ratio = ratio;
+      this.canvas.style.width = css + "px";
+      this.canvas.style.height = css + "px";
+      this.canvas.width = Math.round(css * ratio);
+      this.canvas.height = Math.round(css * ratio);
+    }
+  };
+
+  Playground.prototype.render = function () {
+    this.resize();
+    var ctx = this.ctx, size = this.size, v = this.view, r = this.run, self = this, k;
+    ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, size, size);
+
+    // Grid and axes.
+    var tick = Math.pow(10, Math.floor(Math.log10(v)));
+    if (v / tick < 2.5) tick /= 2;
+    ctx.lineWidth = 1;
+    for (var t = -Math.floor(v / tick) * tick; t <= v + 1e-9; t += tick) {
+      var a = this.toPixel([t, t]);
+      ctx.strokeStyle = Math.abs(t) < tick / 2 ? "#9a9a9a" : "#ececec";
+      ctx.beginPath(); ctx.moveTo(a[0], 0); ctx.lineTo(a[0], size); ctx.moveTo(0, a[1]); ctx.lineTo(size, a[1]); ctx.stroke();
+    }
+    ctx.fillStyle = "#4a4a4a";
+    ctx.font = "11px sans-serif";
+    ctx.fillText(fmt(v, 3), size - 28, this.toPixel([0, 0])[1] - 4);
+
+    var w = r ? r.w : null, b = r ? r.b : 0, hasLine = w && (w[0] !== 0 || w[1] !== 0);
+    if (hasLine) {
+      this.fillPoly(this.halfPlane(w, b, 1), COLORS.pos, 0.12);
+      this.fillPoly(this.halfPlane(w, b, -1), COLORS.neg, 0.12);
+    }
+    if (this.showMargin.checked && this.best) {
+      var m = this.best;
+      this.fillPoly(this.band(m.w, m.b, m.gamma), COLORS.accent, 0.1);
+      this.strokeLine(m.w, m.b, m.gamma, COLORS.accent, 1.2, [5, 4]);
+      this.strokeLine(m.w, m.b, -m.gamma, COLORS.accent, 1.2, [5, 4]);
+      this.strokeLine(m.w, m.b, 0, COLORS.accent, 2, []);
+    }
+    if (this.showRadius.checked && this.R) {
+      var c = this.toPixel([0, 0]);
+      ctx.save();
+      ctx.strokeStyle = COLORS.radius; ctx.setLineDash([2, 4]); ctx.lineWidth = 1.2;
+      ctx.beginPath(); ctx.arc(c[0], c[1], this.R / (2 * v) * size, 0, 2 * Math.PI); ctx.stroke();
+      ctx.restore();
+    }
+    if (this.showPocket.checked && r && (r.pocket.w[0] !== 0 || r.pocket.w[1] !== 0)) {
+      this.strokeLine(r.pocket.w, r.pocket.b, 0, "#7a4f9a", 2, [8, 3, 2, 3]);
+    }
+    if (hasLine) {
+      this.strokeLine(w, b, 0, COLORS.boundary, 2.2, []);
+      // The normal vector w, drawn from the boundary point nearest the origin, a fixed length.
+      var n2 = w[0] * w[0] + w[1] * w[1], foot = [-b * w[0] / n2, -b * w[1] / n2];
+      var len = 0.2 * v / Math.sqrt(n2), tip = [foot[0] + len * w[0], foot[1] + len * w[1]];
+      var p0 = this.toPixel(foot), p1 = this.toPixel(tip);
+      ctx.save();
+      ctx.strokeStyle = COLORS.boundary; ctx.fillStyle = COLORS.boundary; ctx.lineWidth = 2;
+      ctx.beginPath(); ctx.moveTo(p0[0], p0[1]); ctx.lineTo(p1[0], p1[1]); ctx.stroke();
+      var ang = Math.atan2(p1[1] - p0[1], p1[0] - p0[0]);
+      ctx.beginPath(); ctx.moveTo(p1[0], p1[1]);
+      ctx.lineTo(p1[0] - 9 * Math.cos(ang - 0.4), p1[1] - 9 * Math.sin(ang - 0.4));
+      ctx.lineTo(p1[0] - 9 * Math.cos(ang + 0.4), p1[1] - 9 * Math.sin(ang + 0.4));
+      ctx.closePath(); ctx.fill();
+      ctx.font = "italic 14px serif";
+      ctx.fillText("w", p1[0] + 6, p1[1] - 6);
+      ctx.restore();
+    }
+
+    // Points: +1 blue discs, -1 vermillion squares, white edges (the book's markers).
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = "#ffffff";
+    for (k = 0; k < this.points.length; k++) {
+      var p = this.toPixel(this.points[k].x);
+      if (this.points[k].y > 0) {
+        ctx.fillStyle = COLORS.pos;
+        ctx.beginPath(); ctx.arc(p[0], p[1], 5, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
+      } else {
+        ctx.fillStyle = COLORS.neg;
+        ctx.fillRect(p[0] - 4.5, p[1] - 4.5, 9, 9); ctx.strokeRect(p[0] - 4.5, p[1] - 4.5, 9, 9);
+      }
+    }
+    function ring(index, radiusPx, width, dash) {
+      if (index < 0 || index >= self.points.length) return;
+      var q = self.toPixel(self.points[index].x);
+      ctx.save();
+      ctx.strokeStyle = COLORS.boundary; ctx.lineWidth = width; ctx.setLineDash(dash);
+      ctx.beginPath(); ctx.arc(q[0], q[1], radiusPx, 0, 2 * Math.PI); ctx.stroke();
+      ctx.restore();
+    }
+    if (r) {
+      ring(r.updated, 12, 2.5, []);      // the point that triggered the last update
+      ring(r.visited, 8.5, 1.5, [3, 2]);  // the point visited last
+    }
+    if (this.grabbed >= 0) ring(this.grabbed, 15, 1.5, [1, 3]);
+
+    // The keyboard cursor, while the plot has the focus.
+    if (document.activeElement === this.canvas) {
+      var cp = this.toPixel(this.cursor);
+      ctx.save();
+      ctx.strokeStyle = "#000000"; ctx.lineWidth = 1.5;
+      ctx.beginPath(); ctx.moveTo(cp[0] - 9, cp[1]); ctx.lineTo(cp[0] + 9, cp[1]);
+      ctx.moveTo(cp[0], cp[1] - 9); ctx.lineTo(cp[0], cp[1] + 9); ctx.stroke();
+      ctx.restore();
+    }
+    this.renderNumbers();
+  };
+
+  Playground.prototype.renderNumbers = function () {
+    var r = this.run, out = this.out, s = this.settings();
+    out.updates.textContent = r ? String(r.updates) : "0";
+    out.epoch.textContent = r ? String(r.epoch) : "0";
+    out.errors.textContent = r ? r.errors + " of " + this.X.length : "\u2014";
+    out.w.textContent = r ? "w = (" + fmt(r.w[0], 6) + ", " + fmt(r.w[1], 6) + "), b = " + fmt(r.b, 6) : "\u2014";
+    out.radius.textContent = this.R === null ? "\u2014" : fmt(this.R, 6);
+    out.gamma.textContent = this.best ? fmt(this.best.gamma, 6) : (this.X && this.X.length ? "no line separates the classes" : "\u2014");
+    var bound = s.error ? undefined : this.bounds[s.bias], text;
+    if (bound === undefined) text = "\u2014";
+    else if (bound === null) text = s.bias === "none" ? "none: no line through the origin separates the classes" : "none: no line separates the classes";
+    else {
+      text = fmt(bound, 6) + " (bias \"" + s.bias + "\")";
+      if (r) text = r.updates + " updates so far, bound " + text;
+      if (s.w0[0] !== 0 || s.w0[1] !== 0 || s.b0 !== 0) text += "; it is proved for the zero start only";
+    }
+    out.bound.textContent = text;
+    out.pocket.textContent = r ? r.pocket.errors + " errors at w = (" + fmt(r.pocket.w[0], 6) + ", " + fmt(r.pocket.w[1], 6) +
+      "), b = " + fmt(r.pocket.b, 6) : "\u2014";
+    out.state.textContent = this.stateText();
+    this.code.value = this.pythonCode(s);
+  };
+
+  Playground.prototype.pythonCode = function (s) {
+    if (s.error) return "";
+    var X = JSON.stringify(this.X || []), y = JSON.stringify(this.y || []);
+    return "import perceptron as pc\nX = " + X + "\ny = " + y + "\nrun = pc.train(X, y, eta=" + s.eta + ", bias=\"" + s.bias +
+      "\", w0=[" + s.w0.join(", ") + "], b0=" + s.b0 + ", max_epochs=" + s.maxEpochs +
+      (s.rule === "sign" ? ", rule=\"sign\"" : "") + ", record=True)\nprint(run.mistakes, run.epochs, run.converged, run.w, run.b)";
+  };
+
+  /* ----- pointer and keyboard ----- */
+
+  Playground.prototype.eventWorld = function (e) {
+    var rect = this.canvas.getBoundingClientRect();
+    return this.toWorld(e.clientX - rect.left - this.canvas.clientLeft, e.clientY - rect.top - this.canvas.clientTop);
+  };
+
+  Playground.prototype.bindPointer = function () {
+    var self = this, drag = null;
+    this.canvas.addEventListener("pointerdown", function (e) {
+      if (e.button !== 0) return;
+      var x = self.eventWorld(e), pick = self.nearest(x, 9 / self.size * 2 * self.view);
+      if (pick >= 0) {
+        drag = { index: pick, moved: false };
+        self.canvas.setPointerCapture(e.pointerId);
+      } else {
+        var label = self.classPos.checked ? 1 : -1;
+        self.addPoint(x, e.shiftKey ? -label : label);
+      }
+    });
+    this.canvas.addEventListener("pointermove", function (e) {
+      if (!drag) return;
+      var x = self.eventWorld(e);
+      if (!drag.moved) { self.undoStack.push(self.snapshot()); drag.moved = true; }
+      self.points[drag.index].x = [self.snap(x[0]), self.snap(x[1])];
+      self.dataChanged();
+    });
+    function end() {
+      if (drag && drag.moved) {
+        var p = self.points[drag.index];
+        self.say("Moved point " + drag.index + " to (" + fmt(p.x[0], 6) + ", " + fmt(p.x[1], 6) + ").");
+      }
+      drag = null;
+    }
+    this.canvas.addEventListener("pointerup", end);
+    this.canvas.addEventListener("pointercancel", end);
+    this.canvas.addEventListener("dblclick", function (e) {
+      self.removePoint(self.nearest(self.eventWorld(e), 9 / self.size * 2 * self.view));
+    });
+  };
+
+  Playground.prototype.bindKeys = function () {
+    var self = this;
+    this.canvas.addEventListener("keydown", function (e) {
+      var step = (e.shiftKey ? 0.2 : 0.05) * self.view, moves = {
+        ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step], ArrowDown: [0, -step],
+      };
+      var key = e.key, handled = true;
+      if (moves[key]) {
+        var c = self.cursor;
+        c[0] = Math.max(-self.view, Math.min(self.view, self.snap(c[0] + moves[key][0])));
+        c[1] = Math.max(-self.view, Math.min(self.view, self.snap(c[1] + moves[key][1])));
+        if (self.grabbed >= 0) {
+          self.points[self.grabbed].x = [c[0], c[1]];
+          self.dataChanged();
+        } else {
+          self.render();
+        }
+        self.say("Cursor at (" + fmt(c[0], 6) + ", " + fmt(c[1], 6) + ")" + (self.grabbed >= 0 ? ", moving point " + self.grabbed : "") + ".");
+      } else if (key === "+" || key === "=" || key === "p" || key === "P") {
+        self.addPoint(self.cursor, 1);
+      } else if (key === "-" || key === "n" || key === "N") {
+        self.addPoint(self.cursor, -1);
+      } else if (key === "Enter" || key === " ") {
+        self.addPoint(self.cursor, self.classPos.checked ? 1 : -1);
+      } else if (key === "Delete" || key === "Backspace") {
+        self.grabbed = -1;
+        self.removePoint(self.nearest(self.cursor));
+      } else if (key === "g" || key === "G") {
+        if (self.grabbed >= 0) {
+          self.say("Dropped point " + self.grabbed + ".");
+          self.grabbed = -1;
+          self.render();
+        } else {
+          var k = self.nearest(self.cursor);
+          if (k >= 0) {
+            self.undoStack.push(self.snapshot());
+            self.grabbed = k;
+            self.cursor = self.points[k].x.slice();
+            self.render();
+            self.say("Picked up point " + k + "; arrow keys move it, G drops it.");
+          }
+        }
+      } else if (key === "u" || key === "U" || ((e.ctrlKey || e.metaKey) && (key === "z" || key === "Z"))) {
+        self.grabbed = -1;
+        self.undo();
+      } else if (key === "Escape" && self.grabbed >= 0) {
+        self.grabbed = -1;
+        self.render();
+      } else {
+        handled = false;
+      }
+      if (handled) e.preventDefault();
+    });
+  };
+
+  function start() {
+    var root = document.getElementById("perceptron-playground");
+    if (!root || root.dataset.started) return;
+    root.dataset.started = "1";
+    var ui = new Playground(root);
+    if (PRESETS.length) {
+      ui.preset.value = "chapter2";
+      ui.loadPreset("chapter2");
+      ui.undoStack = [];
+      ui.say("");
+    }
+    window.addEventListener("resize", function () { ui.render(); });
+    engine.ui = ui;
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();
