@@ -36,9 +36,10 @@ test: $(STAMP) browser
 	$(PYTEST) -n 2 --dist loadfile tests notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework
 
-bench: $(STAMP)
+bench: $(STAMP) browser
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/widget_callbacks.py
+	$(BIN)/python benchmarks/playground.py
 
 # Student notebooks and autograder zips of the homework (otter assign, no Docker) in _build/homework;
 # an assignment is rebuilt only when its master, the hidden tests' helper or the build tool change.
