@@ -26,7 +26,7 @@ PAGE = "book/playground.html"
 BIAS_MODES = ["one", "radius", "none"]
 HAS_RULE = "rule" in inspect.signature(pc.train).parameters  # issue 10 adds rule="sign"
 RULES = ["margin", "sign"] if HAS_RULE else ["margin"]
-MAX_EPOCHS = 25
+MAX_EPOCHS = 10
 
 
 @pytest.fixture(scope="module")
@@ -86,30 +86,48 @@ def starts(d: int, rng: np.random.Generator) -> list[tuple[float, list[float] | 
     ]
 
 
-def python_runs() -> list[dict]:
+def sequential_errors(X: np.ndarray, y: np.ndarray, w: np.ndarray, b: float, rule: str) -> int:
+    """Training errors with every score summed left to right, as the training loop itself scores.
+
+    ``TrainResult.errors`` scores with ``X @ w`` (BLAS), which can round a tie differently from
+    the loop (integer data, eta = 3.7); the playground counts as the loop decides.
+    """
+    scores = np.array([pc.training.sequential_dot(x, w) + b for x in X])
+    wrong = y * scores <= 0 if rule == "margin" else np.where(scores >= 0, 1, -1) != y
+    return int(np.count_nonzero(wrong))
+
+
+def python_runs() -> tuple[list, list[dict]]:
+    """The datasets (each sent once) and every run of perceptron.train on them, with its updates."""
     rng = np.random.default_rng(7)
-    runs = []
-    for name, X, y in datasets():
-        for eta, w0, b0 in starts(X.shape[1], rng):
+    runs, data = [], []
+    for k, (name, X, y) in enumerate(datasets()):
+        data.append([X.tolist(), [int(v) for v in y]])
+        # Every start in the fixed order, and the first two starts shuffled (numpy's permutations).
+        settings = [(start, False) for start in starts(X.shape[1], rng)]
+        settings += [(start, True) for start, _ in settings[:2]]
+        for (eta, w0, b0), shuffle in settings:
             for bias in BIAS_MODES:
                 for rule in RULES:
+                    seed = 100 + k if shuffle else None
                     r = pc.train(X, y, eta=eta, bias=bias, w0=w0, b0=b0, max_epochs=MAX_EPOCHS, record=True,
-                                 **({"rule": rule} if HAS_RULE else {}))
+                                 shuffle=shuffle, seed=seed, **({"rule": rule} if HAS_RULE else {}))
                     runs.append({
-                        "name": name, "X": X.tolist(), "y": [int(v) for v in y],
-                        "opts": {"eta": eta, "bias": bias, "w0": w0, "b0": b0, "maxEpochs": MAX_EPOCHS, "rule": rule},
+                        "name": name, "data": k,
+                        "opts": {"eta": eta, "bias": bias, "w0": w0, "b0": b0, "maxEpochs": MAX_EPOCHS, "rule": rule,
+                                 "shuffle": shuffle, "seed": seed},
                         "w": r.w.tolist(), "b": r.b, "mistakes": r.mistakes, "epochs": r.epochs,
-                        "converged": r.converged, "errors": r.errors,
+                        "converged": r.converged, "errors": sequential_errors(X, y, r.w, r.b, rule), "blas_errors": r.errors,
                         "history": [[u.index, u.epoch, u.w.tolist(), u.b] for u in r.history],
                     })
-    return runs
+    return data, runs
 
 
 def python_margins() -> list[dict]:
     """2-D datasets, separable or not (by a line, or through the origin), with Python's answers."""
     rng = np.random.default_rng(11)
     sets = []
-    for s in range(12):
+    for s in range(8):
         sets.append(pc.datasets.make_separable(40, margin=(0.01, 0.05, 0.2)[s % 3], seed=s))
         sets.append(pc.datasets.make_separable(30, margin=0.1, radius=5.0, bias=False, seed=s))
         sets.append(pc.datasets.make_overlapping(40, separation=(1.0, 4.0)[s % 2], seed=s))
@@ -142,15 +160,17 @@ COMPARE = """
   const P = window.perceptronPlayground, data = JSON.parse(payload), bad = [];
   const same = (a, b) => Object.is(a, b);
   const sameVec = (a, b) => a.length === b.length && a.every((v, j) => same(v, b[j]));
-  let updates = 0;
+  let updates = 0, blasDiffers = 0;
   for (const c of data.runs) {
-    const r = P.train(c.X, c.y, c.opts);
+    const [X, y] = data.data[c.data];
+    const r = P.train(X, y, c.opts);
     const where = c.name + " " + JSON.stringify(c.opts);
     updates += c.history.length;
     if (!sameVec(r.w, c.w) || !same(r.b, c.b)) { bad.push(where + ": final (w, b) differ"); continue; }
     if (r.mistakes !== c.mistakes || r.epochs !== c.epochs || r.converged !== c.converged)
       { bad.push(where + ": counts differ"); continue; }
     if (r.errors !== c.errors) { bad.push(where + ": errors " + r.errors + " vs " + c.errors); continue; }
+    if (c.errors !== c.blas_errors) blasDiffers += 1;
     if (r.history.length !== c.history.length) { bad.push(where + ": history length differs"); continue; }
     for (let k = 0; k < c.history.length; k++) {
       const h = r.history[k], e = c.history[k];
@@ -179,20 +199,22 @@ COMPARE = """
       }
     }
   }
-  return {bad, runs: data.runs.length, updates, margins: data.margins.length, separable, inseparable, worst};
+  return {bad, runs: data.runs.length, updates, blasDiffers, margins: data.margins.length, separable, inseparable, worst};
 }
 """
 
 
 def test_engine_makes_exactly_the_packages_updates(playground, record_property):
-    runs, margins = python_runs(), python_margins()
-    result = playground.page.evaluate(COMPARE, json.dumps({"runs": runs, "margins": margins}))
-    print(f"\n{result['runs']} runs ({len(datasets())} datasets x 4 starts x 3 bias modes x {len(RULES)} rules), "
+    (data, runs), margins = python_runs(), python_margins()
+    result = playground.page.evaluate(COMPARE, json.dumps({"data": data, "runs": runs, "margins": margins}))
+    print(f"\n{result['runs']} runs ({len(datasets())} datasets x (4 starts, fixed order + 2 shuffled) x 3 bias modes "
+          f"x {len(RULES)} rules), "
           f"{result['updates']} updates compared bit for bit; {result['margins']} max-margin datasets "
-          f"({result['separable']} separable, {result['inseparable']} not), worst relative gap {result['worst']:.1e}")
+          f"({result['separable']} separable, {result['inseparable']} not), worst relative gap {result['worst']:.1e}; "
+          f"runs whose TrainResult.errors (BLAS scores) differ from the loop's own sequential count: {result['blasDiffers']}")
     record_property("playground_runs", result["runs"])
     assert result["bad"] == [], result["bad"][:10]
-    assert result["runs"] == len(runs) and result["updates"] > 10_000
+    assert result["runs"] == len(runs) and result["updates"] > 5_000
     assert result["separable"] > 20 and result["inseparable"] > 10  # both answers exercised
     assert not playground.errors and not playground.blocked
 
@@ -249,6 +271,18 @@ def test_chapter2_preset_counts_and_steps_equal_pythons(browser, server):  # noq
     shown_bound = re.fullmatch(rf"{run.mistakes} updates so far, bound ([0-9.e+]+) \(bias \"one\"\)", s["shown"]["bound"])
     assert shown_bound and float(shown_bound[1]) == pytest.approx(pc.mistake_bound(X, y, bias="one"), rel=1e-5)
     assert float(s["shown"]["gamma"]) == pytest.approx(pc.max_margin(X, y).gamma, rel=1e-5)
+    # Shuffled with a seed, bias "radius", eta 0.3: the run of train(..., shuffle=True, seed=3).
+    page.select_option("#pp-order", "shuffled")
+    page.fill("#pp-seed", "3")
+    page.select_option("#pp-bias", "radius")
+    page.fill("#pp-eta", "0.3")
+    page.locator("#pp-eta").dispatch_event("change")
+    page.locator("#pp-seed").dispatch_event("change")
+    page.click("#pp-converge")
+    shuffled = pc.train(X, y, eta=0.3, bias="radius", shuffle=True, seed=3)
+    s = state(page)
+    assert (s["updates"], s["epoch"], s["converged"]) == (shuffled.mistakes, shuffled.epochs, True)
+    assert s["w"] == shuffled.w.tolist() and s["b"] == shuffled.b
     assert not offline.errors and not offline.blocked
     offline.close()
 

@@ -144,20 +144,102 @@
       d: d, eta: eta, bias: bias, rule: rule, maxEpochs: maxEpochs, b0: b0,
       w0: w0 === null ? new Array(d).fill(0.0) : w0.slice(),
       stepB: eta * (c * c),
-      order: o.order || null,
+      shuffle: !!o.shuffle, seed: o.seed === undefined ? null : o.seed,
     };
   }
 
+  /* numpy's default_rng(seed).permutation(n), bit for bit, so that a shuffled run visits the points
+   * in the order perceptron.train(..., shuffle=True, seed=seed) does. Three layers, as numpy has them:
+   * SeedSequence (32-bit hash mixing of the seed's words into 4 x 64 bits), PCG64 (128-bit LCG with
+   * the XSL-RR output; BigInt arithmetic), and Generator.shuffle (Fisher-Yates from the last
+   * element down, each index drawn by rejection from a bit mask, 32-bit draws taken as the two
+   * halves of one 64-bit output). tests/test_playground.py compares whole runs with numpy's. */
+  var PCG_MULT = (2549297995355413924n << 64n) + 4865540595714422341n;
+  var M64 = (1n << 64n) - 1n, M128 = (1n << 128n) - 1n;
+
+  function seedSequenceState(seed) {
+    var words = [], s = BigInt(seed);
+    do { words.push(Number(s & 0xffffffffn)); s >>= 32n; } while (s > 0n);
+    var h = 0x43b0d7e5;
+    function hashmix(v) {
+      v = (v ^ h) >>> 0;
+      h = Math.imul(h, 0x931e8875) >>> 0;
+      v = Math.imul(v, h) >>> 0;
+      return (v ^ (v >>> 16)) >>> 0;
+    }
+    function mix(x, y) {
+      var r = (Math.imul(0xca01f9dd, x) - Math.imul(0x4973f715, y)) >>> 0;
+      return (r ^ (r >>> 16)) >>> 0;
+    }
+    var pool = [], a, b;
+    for (a = 0; a < 4; a++) pool.push(hashmix(a < words.length ? words[a] : 0));
+    for (a = 0; a < 4; a++) for (b = 0; b < 4; b++) if (a !== b) pool[b] = mix(pool[b], hashmix(pool[a]));
+    for (a = 4; a < words.length; a++) for (b = 0; b < 4; b++) pool[b] = mix(pool[b], hashmix(words[a]));
+    var hc = 0x8b51f9dd, out = [];
+    for (a = 0; a < 8; a++) {
+      var v = (pool[a % 4] ^ hc) >>> 0;
+      hc = Math.imul(hc, 0x58f38ded) >>> 0;
+      v = Math.imul(v, hc) >>> 0;
+      out.push((v ^ (v >>> 16)) >>> 0);
+    }
+    var state = [];
+    for (a = 0; a < 4; a++) state.push(BigInt(out[2 * a]) | (BigInt(out[2 * a + 1]) << 32n));
+    return state;
+  }
+
+  function NumpyRng(seed) {
+    if (!Number.isSafeInteger(seed) || seed < 0) fail("seed must be a whole number >= 0, got " + seed);
+    var w = seedSequenceState(seed);
+    var initState = (w[0] << 64n) | w[1], initSeq = (w[2] << 64n) | w[3];
+    this.inc = ((initSeq << 1n) | 1n) & M128;
+    this.state = 0n;
+    this.step();
+    this.state = (this.state + initState) & M128;
+    this.step();
+    this.half = null;
+  }
+  NumpyRng.prototype.step = function () { this.state = (this.state * PCG_MULT + this.inc) & M128; };
+  NumpyRng.prototype.next64 = function () {
+    this.step();
+    var s = this.state, x = ((s >> 64n) ^ s) & M64, r = s >> 122n;
+    return ((x >> r) | (x << ((64n - r) & 63n))) & M64;
+  };
+  NumpyRng.prototype.next32 = function () {
+    if (this.half !== null) { var h = this.half; this.half = null; return h; }
+    var n = this.next64();
+    this.half = Number(n >> 32n);
+    return Number(n & 0xffffffffn);
+  };
+  NumpyRng.prototype.interval = function (max) {
+    if (max === 0) return 0;
+    if (max > 0xffffffff) fail("more than 2**32 points");
+    var mask = 1, value;
+    while (mask < max) mask = mask * 2 + 1;
+    do { value = (this.next32() & mask) >>> 0; } while (value > max);
+    return value;
+  };
+  NumpyRng.prototype.permutation = function (n) {
+    var a = new Array(n), i;
+    for (i = 0; i < n; i++) a[i] = i;
+    for (i = n - 1; i > 0; i--) {
+      var j = this.interval(i), t = a[i];
+      a[i] = a[j]; a[j] = t;
+    }
+    return a;
+  };
+
   /* perceptron.train(X, y, eta=..., bias=..., w0=..., b0=..., max_epochs=..., rule=...,
-   * record=True), visiting the points in the given order (0, 1, 2, ... when none is given). */
+   * shuffle=..., seed=..., record=True); options {eta, bias, w0, b0, maxEpochs, rule, shuffle, seed}
+   * (shuffle: a fresh numpy permutation every epoch; seed 0 when none is given). */
   function train(X, y, options) {
     var o = checkOptions(X, y, options);
     var n = X.length, d = o.d, w = o.w0, b = o.b0, eta = o.eta, stepB = o.stepB, rule = o.rule;
     var history = [], mistakes = 0, epoch = 0, clean = false, j;
+    var rng = o.shuffle ? new NumpyRng(o.seed === null ? 0 : o.seed) : null;
     while (epoch < o.maxEpochs && !clean) {
       epoch += 1;
       clean = true;
-      var order = typeof o.order === "function" ? o.order(epoch) : null;
+      var order = rng === null ? null : rng.permutation(n);
       for (var k = 0; k < n; k++) {
         var i = order === null ? k : order[k];
         var x = X[i], yi = y[i];
@@ -366,6 +448,7 @@
     countErrors: countErrors,
     sequentialScore: sequentialScore,
     isMistake: isMistake,
+    NumpyRng: NumpyRng,
   };
   window.perceptronPlayground = engine;
 
@@ -379,18 +462,6 @@
 
   // The colours of the book's figures (perceptron.plotting): Okabe-Ito blue and vermillion.
   var COLORS = { pos: "#0072B2", neg: "#D55E00", boundary: "#222222", accent: "#009E73", radius: "#6b6b6b" };
-
-  /* A small seeded generator (mulberry32) for the shuffled order. */
-  function mulberry32(seed) {
-    var a = seed >>> 0;
-    return function () {
-      a = (a + 0x6d2b79f5) >>> 0;
-      var t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
 
   function fmt(v, digits) {
     if (v === null || v === undefined || !isFinite(v)) return "\u2014";
@@ -657,7 +728,7 @@
     var w0 = [Number(this.w01.value), Number(this.w02.value)], b0 = Number(this.b0.value);
     if (!(eta > 0) || !isFinite(eta)) return { error: "The learning rate must be a number > 0." };
     if (!Number.isInteger(maxEpochs) || maxEpochs < 1) return { error: "The largest number of epochs must be a whole number \u2265 1." };
-    if (!Number.isInteger(seed) || seed < 0) return { error: "The seed must be a whole number \u2265 0." };
+    if (!Number.isSafeInteger(seed) || seed < 0) return { error: "The seed must be a whole number \u2265 0." };
     if (!w0.every(isFinite) || !isFinite(b0) || this.w01.value === "" || this.w02.value === "" || this.b0.value === "") {
       return { error: "The start w\u2080, b\u2080 must be numbers." };
     }
@@ -681,7 +752,7 @@
       this.run = {
         s: s, w: s.w0.slice(), b: s.b0, stepB: s.eta * (c * c), epoch: 0, pos: 0, order: null,
         epochMistakes: 0, updates: 0, visited: -1, updated: -1, finished: false, converged: false,
-        errors: errors, seen: {}, cycle: null, random: mulberry32(s.seed),
+        errors: errors, seen: {}, cycle: null, rng: s.shuffled ? new NumpyRng(s.seed) : null,
         pocket: { w: s.w0.slice(), b: s.b0, errors: errors },
       };
       this.run.seen[this.stateKey(this.run)] = 0;
@@ -692,14 +763,9 @@
   Playground.prototype.stateKey = function (r) { return r.w.join(",") + "|" + r.b; };
 
   Playground.prototype.nextOrder = function (r) {
-    var n = this.X.length, order = new Array(n), k;
-    for (k = 0; k < n; k++) order[k] = k;
-    if (r.s.shuffled) {
-      for (k = n - 1; k > 0; k--) {
-        var j = Math.floor(r.random() * (k + 1)), t = order[k];
-        order[k] = order[j]; order[j] = t;
-      }
-    }
+    if (r.rng) return r.rng.permutation(this.X.length);
+    var n = this.X.length, order = new Array(n);
+    for (var k = 0; k < n; k++) order[k] = k;
     return order;
   };
 
@@ -1013,7 +1079,7 @@
     var X = JSON.stringify(this.X || []), y = JSON.stringify(this.y || []);
     return "import perceptron as pc\nX = " + X + "\ny = " + y + "\nrun = pc.train(X, y, eta=" + s.eta + ", bias=\"" + s.bias +
       "\", w0=[" + s.w0.join(", ") + "], b0=" + s.b0 + ", max_epochs=" + s.maxEpochs +
-      (s.rule === "sign" ? ", rule=\"sign\"" : "") + ", record=True)\nprint(run.mistakes, run.epochs, run.converged, run.w, run.b)";
+      (s.rule === "sign" ? ", rule=\"sign\"" : "") + (s.shuffled ? ", shuffle=True, seed=" + s.seed : "") + ", record=True)\nprint(run.mistakes, run.epochs, run.converged, run.w, run.b)";
   };
 
   /* ----- pointer and keyboard ----- */
