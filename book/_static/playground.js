@@ -621,9 +621,12 @@
       this.code,
     ]);
 
-    var panel = el("div", { class: "pp-panel" }, [pointsBox, settings, runBox, layers]);
-    var readout = el("div", { class: "pp-readout" }, [el("h2", { text: "Numbers", class: "pp-heading" }), stats, this.live, codeBox]);
-    root.appendChild(el("div", { class: "pp-grid" }, [plot, panel, readout]));
+    // Left: the plot, the run buttons under it, the live numbers; right: data and settings.
+    [runBox, this.live, el("h2", { text: "Numbers", class: "pp-heading" }), stats].forEach(function (node) {
+      plot.appendChild(node);
+    });
+    var panel = el("div", { class: "pp-panel" }, [pointsBox, settings, layers]);
+    root.appendChild(el("div", { class: "pp-grid" }, [plot, panel, el("div", { class: "pp-readout" }, [codeBox])]));
 
     this.ctx = this.canvas.getContext("2d");
     this.bindPointer();
