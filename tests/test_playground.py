@@ -9,10 +9,12 @@ request aborted (the fixtures of test_browser.py). The engine comparison is one 
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -136,6 +138,14 @@ def python_margins() -> list[dict]:
         y = np.where(X @ [1.0, 2.0] + 1.0 >= 0, 1, -1)
         if len(set(y)) == 2:
             sets.append((X, y))
+    t = np.linspace(-2.0, 3.0, 11)
+    sets += [  # degenerate geometry: collinear points, duplicates, supports on parallel edges
+        (np.c_[t, 0 * t], np.where(t > 0.4, 1, -1)), (np.c_[t, 2 * t + 1], np.where(t > 0.4, 1, -1)),
+        (np.array([[1.0, 1], [1, 1], [3, 3], [-1, -2], [-1, -2]]), np.array([1, 1, 1, -1, -1])),
+        (np.array([[0.0, 1], [1, 1], [0, -1], [1, -1]]), np.array([1, 1, -1, -1])),
+        (np.array([[0.0, 0], [2, 0], [1, 0]]), np.array([1, -1, 1])),  # between the others: no line
+        (np.array([[1e5, 2e5], [-3e5, 1e5], [2e5, -1e5]]), np.array([1, -1, 1])),
+    ]
     out = []
     for X, y in sets:
         case = {"X": X.tolist(), "y": [int(v) for v in y]}
@@ -356,3 +366,47 @@ def test_controls_are_labelled_and_focus_is_visible(playground):
     outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
     assert outline == "solid"
     assert page.locator("#pp-live[aria-live=polite][role=status]").count() == 1
+
+
+def exact_nearest_norm2(Z: list[list[Fraction]]) -> Fraction:
+    """Squared distance from the origin to conv(Z), exactly: best affine minimiser over all faces."""
+    def dot(a, b):
+        return sum(p * q for p, q in zip(a, b))
+
+    best = None
+    for k in range(1, len(Z) + 1):
+        for S in itertools.combinations(Z, k):
+            # Affine minimiser: [G 1; 1' 0] [alpha; mu] = [0; 1], by exact Gauss-Jordan elimination.
+            m = len(S)
+            M = [[dot(S[i], S[j]) for j in range(m)] + [Fraction(1), Fraction(0)] for i in range(m)]
+            M.append([Fraction(1)] * m + [Fraction(0), Fraction(1)])
+            try:
+                for c in range(m + 1):
+                    p = next(r for r in range(c, m + 1) if M[r][c] != 0)
+                    M[c], M[p] = M[p], M[c]
+                    for r in range(m + 1):
+                        if r != c and M[r][c] != 0:
+                            f = M[r][c] / M[c][c]
+                            M[r] = [a - f * b for a, b in zip(M[r], M[c])]
+            except StopIteration:
+                continue  # affinely dependent face
+            alpha = [M[i][m + 1] / M[i][i] for i in range(m)]
+            if min(alpha) < 0:
+                continue
+            x = [sum(alpha[i] * S[i][j] for i in range(m)) for j in range(len(Z[0]))]
+            if all(dot(x, z) >= dot(x, x) for z in Z) and (best is None or dot(x, x) < best):
+                best = dot(x, x)
+    return best
+
+
+def test_mistake_bound_exact_on_badly_scaled_data(playground):
+    # Points at the 1e-5 scale with bias "one": the appended 1 dwarfs them, and the margin of the
+    # augmented points must be found to full precision. The playground's nearest-point solver
+    # agrees with an exact rational computation to 1e-12 (perceptron.max_margin, whose SLSQP and
+    # KKT polish work on the same ill-conditioned problem, was 1.7e-7 off here when this was written).
+    X, y = [[1e-5, 2e-5], [-3e-5, 1e-5], [2e-5, -1e-5]], [1, -1, 1]
+    Z = [[Fraction(yi) * Fraction(v) for v in x] + [Fraction(yi)] for x, yi in zip(X, y)]
+    R = pc.radius(np.c_[np.array(X), np.ones(3)])
+    exact = R * R / float(exact_nearest_norm2(Z))
+    got = playground.page.evaluate("([X, y]) => perceptronPlayground.mistakeBound(X, y, 'one')", [X, y])
+    assert got == pytest.approx(exact, rel=1e-12)

@@ -278,72 +278,84 @@
     return s;
   }
 
-  /* Solve the small dense system M z = r by Gaussian elimination with partial pivoting;
-   * null when M is (numerically) singular. */
-  function solve(M, r) {
-    var m = r.length, A = M.map(function (row, i) { return row.concat([r[i]]); }), i, j, k;
-    var scale = 0;
-    for (i = 0; i < m; i++) for (j = 0; j < m; j++) scale = Math.max(scale, Math.abs(A[i][j]));
-    for (k = 0; k < m; k++) {
-      var p = k;
-      for (i = k + 1; i < m; i++) if (Math.abs(A[i][k]) > Math.abs(A[p][k])) p = i;
-      if (!(Math.abs(A[p][k]) > 1e-14 * scale)) return null;
-      var t = A[k]; A[k] = A[p]; A[p] = t;
-      for (i = k + 1; i < m; i++) {
-        var f = A[i][k] / A[k][k];
-        for (j = k; j <= m; j++) A[i][j] -= f * A[k][j];
+  /* The point of least norm in the affine hull of the atoms c_0..c_k, and its affine coefficients
+   * alpha (sum 1), or null when the atoms are affinely dependent. The hull is c_0 + span(D),
+   * D = (c_1 - c_0, ...); D is orthonormalised (Gram-Schmidt, twice for accuracy) and c_0 is
+   * projected off it. Working on D rather than on the Gram matrix of the atoms avoids squaring
+   * the condition number (data far from unit scale, or the 1 appended by bias "one"). */
+  function affineMinimizer(corral) {
+    var c0 = corral[0], k = corral.length - 1, Q = [], R = [], i, j, pass;
+    for (j = 0; j < k; j++) {
+      var v = corral[j + 1].map(function (t, l) { return t - c0[l]; });
+      var size = Math.sqrt(dot(v, v));
+      R.push(new Array(k).fill(0));
+      for (pass = 0; pass < 2; pass++) {
+        for (i = 0; i < j; i++) {
+          var r = dot(Q[i], v);
+          R[i][j] += r;
+          for (var l = 0; l < v.length; l++) v[l] -= r * Q[i][l];
+        }
       }
+      var nv = Math.sqrt(dot(v, v));
+      if (!(nv > 1e-12 * size) || size === 0) return null;
+      R[j][j] = nv;
+      Q.push(v.map(function (t) { return t / nv; }));
     }
-    var z = new Array(m);
-    for (i = m - 1; i >= 0; i--) {
-      var s = A[i][m];
-      for (j = i + 1; j < m; j++) s -= A[i][j] * z[j];
-      z[i] = s / A[i][i];
+    // x = c_0 + D t with R t = -Q^T c_0; x itself is c_0 projected off span(Q).
+    var g = Q.map(function (q) { return -dot(q, c0); });
+    var t = new Array(k);
+    for (i = k - 1; i >= 0; i--) {
+      var acc = g[i];
+      for (j = i + 1; j < k; j++) acc -= R[i][j] * t[j];
+      t[i] = acc / R[i][i];
     }
-    return z;
+    var x = c0.slice();
+    for (pass = 0; pass < 2; pass++) {
+      Q.forEach(function (q) {
+        var r = dot(q, x);
+        for (var l = 0; l < x.length; l++) x[l] -= r * q[l];
+      });
+    }
+    var alpha = [1 - t.reduce(function (acc, v) { return acc + v; }, 0)].concat(t);
+    return { x: x, alpha: alpha };
   }
 
   /* The point of smallest norm in the convex hull of a set of "atoms", by Wolfe's algorithm
    * (P. Wolfe, "Finding the nearest point in a polytope", Math. Programming 11, 1976): a finite
-   * active-set method whose iterate is always the exact affine minimiser of a small affinely
-   * independent "corral" of atoms. The atoms are given through a linear minimisation oracle:
-   * lmo(x) returns the atom a minimising <x, a>. Returns the nearest point. */
-  function nearestPoint(lmo, start, size2) {
-    var corral = [start.slice()], lam = [1], x = start.slice(), outer, inner;
-    var tol = 1e-13 * size2;
+   * active-set method whose iterate is the affine minimiser of a small affinely independent
+   * "corral" of atoms. The atoms are given through a linear minimisation oracle: lmo(x) returns
+   * the atom a minimising <x, a>. Returns the nearest point. */
+  function nearestPoint(lmo, start) {
+    var corral = [start.slice()], lam = [1], x = start.slice(), outer, inner, k;
     for (outer = 0; outer < 500; outer++) {
       var a = lmo(x);
-      if (dot(x, x) - dot(x, a) <= tol) break; // x is optimal (no atom improves on it)
+      var xx = dot(x, x);
+      if (xx - dot(x, a) <= 1e-14 * xx) break; // x is optimal (no atom improves on it)
       var present = corral.some(function (c) { return c.every(function (v, j) { return v === a[j]; }); });
       if (present) break;
       corral.push(a.slice());
       lam.push(0);
       for (inner = 0; inner < 50; inner++) {
-        // Affine minimiser of the corral: min ||sum alpha_k c_k|| with sum alpha_k = 1.
-        var m = corral.length, G = [], i, k;
-        for (i = 0; i < m; i++) {
-          G.push([]);
-          for (k = 0; k < m; k++) G[i].push(dot(corral[i], corral[k]));
-          G[i].push(1);
+        var aff = affineMinimizer(corral);
+        if (aff === null) { // the new atom adds no dimension: x was optimal after all
+          corral.pop(); lam.pop();
+          return x;
         }
-        G.push(new Array(m).fill(1).concat([0]));
-        var rhs = new Array(m).fill(0).concat([1]);
-        var sol = solve(G, rhs);
-        if (sol === null) { corral.pop(); lam.pop(); return combine(corral, lam); }
-        var alpha = sol.slice(0, m);
-        if (alpha.every(function (v) { return v > 1e-15; })) { lam = alpha; break; }
-        // Move from lam towards alpha until a coefficient reaches zero; drop that atom.
+        if (aff.alpha.every(function (v) { return v > 0; })) { lam = aff.alpha; x = aff.x; break; }
+        // Move from lam towards alpha until a coefficient reaches zero; drop those atoms.
         var theta = 1;
-        for (k = 0; k < m; k++) if (alpha[k] <= 1e-15) theta = Math.min(theta, lam[k] / (lam[k] - alpha[k]));
+        for (k = 0; k < corral.length; k++) {
+          if (aff.alpha[k] <= 0) theta = Math.min(theta, lam[k] / (lam[k] - aff.alpha[k]));
+        }
         var keepC = [], keepL = [];
-        for (k = 0; k < m; k++) {
-          var l = theta * alpha[k] + (1 - theta) * lam[k];
+        for (k = 0; k < corral.length; k++) {
+          var l = theta * aff.alpha[k] + (1 - theta) * lam[k];
           if (l > 1e-15) { keepC.push(corral[k]); keepL.push(l); }
         }
+        if (keepC.length === 0) return x;
         corral = keepC; lam = keepL;
-        if (corral.length === 0) return x;
+        x = combine(corral, lam);
       }
-      x = combine(corral, lam);
     }
     return x;
   }
@@ -372,7 +384,7 @@
     var scale = maxRowNorm(Z);
     if (scale === 0) return null;
     Z = Z.map(function (z) { return z.map(function (v) { return v / scale; }); });
-    var x = nearestPoint(function (dir) { return Z[argminDot(Z, dir)]; }, Z[0], 1);
+    var x = nearestPoint(function (dir) { return Z[argminDot(Z, dir)]; }, Z[0]);
     var norm = Math.sqrt(dot(x, x));
     if (!(norm > 1e-12)) return null;
     var w = x.map(function (v) { return v / norm; });
@@ -400,7 +412,7 @@
       return p.map(function (v, j) { return v - q[j]; });
     }
     var start = Ps[0].map(function (v, j) { return v - Ns[0][j]; });
-    var x = nearestPoint(lmo, start, 4);
+    var x = nearestPoint(lmo, start);
     var norm = Math.sqrt(dot(x, x));
     if (!(norm > 1e-12)) return null;
     var w = x.map(function (v) { return v / norm; });
@@ -1196,6 +1208,7 @@
     engine.ui = ui;
   }
 
+  if (typeof document === "undefined") return; // the engine alone (e.g. in Node)
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
