@@ -410,3 +410,13 @@ def test_mistake_bound_exact_on_badly_scaled_data(playground):
     exact = R * R / float(exact_nearest_norm2(Z))
     got = playground.page.evaluate("([X, y]) => perceptronPlayground.mistakeBound(X, y, 'one')", [X, y])
     assert got == pytest.approx(exact, rel=1e-12)
+
+
+@pytest.mark.parametrize("chapter", ["02_update_rule", "05_convergence", "06_nonseparable"])
+def test_chapters_link_to_the_playground(chapter):
+    # One link in the chapter's text, besides the one in the table of contents.
+    from test_browser import HTML
+
+    html = (HTML / "notebooks" / f"{chapter}.html").read_text(encoding="utf-8")
+    article = html[html.index('<article class="bd-article">'):]
+    assert 'href="../book/playground.html"' in article, f"{chapter} does not link to the playground"
