@@ -8,7 +8,6 @@ request aborted (the fixtures of test_browser.py). The engine comparison is one 
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import json
 import re
@@ -22,12 +21,12 @@ import pytest
 from test_browser import OfflinePage, browser, server  # noqa: F401  (fixtures)
 
 import perceptron as pc
+from perceptron import _core
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "book/playground.html"
 BIAS_MODES = ["one", "radius", "none"]
-HAS_RULE = "rule" in inspect.signature(pc.train).parameters  # issue 10 adds rule="sign"
-RULES = ["margin", "sign"] if HAS_RULE else ["margin"]
+RULES = ["margin", "sign"]
 MAX_EPOCHS = 10
 
 
@@ -49,7 +48,7 @@ def libm_pow_dataset() -> tuple[np.ndarray, np.ndarray]:
     X, y = pc.datasets.make_separable(20, margin=0.1, seed=3)
     for k in range(1, 100_000):
         s = 1.0 + k * 1e-6
-        R = pc.training.bias_scale(X * s, "radius")
+        R = _core.bias_scale(X * s, "radius")
         if R**2 != R * R:
             return X * s, y
     raise AssertionError("no scale found where libm's pow(R, 2) differs from R * R")
@@ -94,7 +93,7 @@ def sequential_errors(X: np.ndarray, y: np.ndarray, w: np.ndarray, b: float, rul
     ``TrainResult.errors`` scores with ``X @ w`` (BLAS), which can round a tie differently from
     the loop (integer data, eta = 3.7); the playground counts as the loop decides.
     """
-    scores = np.array([pc.training.sequential_dot(x, w) + b for x in X])
+    scores = np.array([_core.sequential_dot(x, w) + b for x in X])
     wrong = y * scores <= 0 if rule == "margin" else np.where(scores >= 0, 1, -1) != y
     return int(np.count_nonzero(wrong))
 
@@ -113,7 +112,7 @@ def python_runs() -> tuple[list, list[dict]]:
                 for rule in RULES:
                     seed = 100 + k if shuffle else None
                     r = pc.train(X, y, eta=eta, bias=bias, w0=w0, b0=b0, max_epochs=MAX_EPOCHS, record=True,
-                                 shuffle=shuffle, seed=seed, **({"rule": rule} if HAS_RULE else {}))
+                                 shuffle=shuffle, seed=seed, rule=rule)
                     runs.append({
                         "name": name, "data": k,
                         "opts": {"eta": eta, "bias": bias, "w0": w0, "b0": b0, "maxEpochs": MAX_EPOCHS, "rule": rule,
@@ -230,8 +229,6 @@ def test_engine_makes_exactly_the_packages_updates(playground, record_property):
 
 
 def test_ties_separate_the_two_rules(playground):
-    if not HAS_RULE:
-        pytest.skip("perceptron.train has no rule= yet (issue 10)")
     # From the zero start every score is 0: the book's rule updates on the first point whatever
     # its label, the notes' rule only when that label is -1. The comparison above therefore
     # covers runs where the rules differ; this pins one.
@@ -270,7 +267,7 @@ def test_chapter2_preset_counts_and_steps_equal_pythons(browser, server):  # noq
         u = run.history[k]
         assert (s["updates"], s["updated"], s["epoch"]) == (k + 1, u.index, u.epoch)
         assert s["w"] == u.w.tolist() and s["b"] == u.b
-        errors = pc.count_errors(X, y, u.w, u.b) if hasattr(pc, "count_errors") else pc.training.count_errors(X, y, u.w, u.b)
+        errors = pc.count_errors(X, y, u.w, u.b)
         assert s["errors"] == errors
         assert s["live"] == f"Update {k + 1} on point {u.index}: {errors} error{'s' if errors != 1 else ''} left."
     page.click("#pp-converge")
