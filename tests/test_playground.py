@@ -130,7 +130,7 @@ def python_margins() -> list[dict]:
     sets = []
     for s in range(8):
         sets.append(pc.datasets.make_separable(40, margin=(0.01, 0.05, 0.2)[s % 3], seed=s))
-        sets.append(pc.datasets.make_separable(30, margin=0.1, radius=5.0, bias=False, seed=s))
+        sets.append(pc.datasets.make_separable(30, margin=0.1, radius=5.0, bias="none", seed=s))
         sets.append(pc.datasets.make_overlapping(40, separation=(1.0, 4.0)[s % 2], seed=s))
         sets.append(pc.datasets.make_xor(20, seed=s))
         X = rng.integers(-4, 5, size=(20, 2)).astype(float)  # ties: points on the other hull's edge
@@ -230,12 +230,14 @@ def test_engine_makes_exactly_the_packages_updates(playground, record_property):
 
 def test_ties_separate_the_two_rules(playground):
     # From the zero start every score is 0: the book's rule updates on the first point whatever
-    # its label, the notes' rule only when that label is -1. The comparison above therefore
-    # covers runs where the rules differ; this pins one.
+    # its label, the notes' rule (sgn(0) = +1) skips a first point labelled +1 and updates on the
+    # next one, labelled -1. The bulk comparison covers such runs; this one pins the difference.
     X, y = [[1.0, 0.0], [-1.0, 0.0]], [1, -1]
     got = playground.page.evaluate(
-        "([X, y]) => ['margin', 'sign'].map(rule => perceptronPlayground.train(X, y, {rule}).mistakes)", [X, y])
-    assert got == [pc.train(X, y).mistakes, pc.train(X, y, rule="sign").mistakes] == [1, 0]
+        "([X, y]) => ['margin', 'sign'].map(rule => perceptronPlayground.train(X, y, {bias: 'none', rule}).history[0].index)",
+        [X, y])
+    python = [pc.train(X, y, bias="none", rule=rule, record=True).history[0].index for rule in RULES]
+    assert got == python == [0, 1]
 
 
 def test_presets_are_the_packages_datasets():
