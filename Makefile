@@ -66,11 +66,12 @@ test-oldest:
 	$(OLDEST_UV) --no-deps .
 	$(OLDEST)/bin/python -m pytest -n 2 --dist loadfile --doctest-modules --pyargs perceptron tests \
 		--ignore=tests/test_book.py --ignore=tests/test_browser.py --ignore=tests/test_homework.py \
-		--ignore=tests/test_environment.py
+		--ignore=tests/test_environment.py --ignore=tests/test_playground.py
 
-bench: $(STAMP)
+bench: $(STAMP) browser
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/widget_callbacks.py
+	$(BIN)/python benchmarks/playground.py
 
 # Student notebooks and autograder zips of the homework (otter assign, no Docker) in _build/homework.
 # `make homework SECRET=...` draws the hidden tests' data from an instructor's secret (give it in the

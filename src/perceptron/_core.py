@@ -111,5 +111,10 @@ def prepare_run(
     eta = check_positive(eta, "eta")
     mode = check_bias(bias)
     max_epochs = check_epochs(max_epochs)
-    step_b = eta * bias_scale(Xa, mode) ** 2
+    # c * c, not c ** 2: a product is rounded correctly everywhere (IEEE 754), while float ** 2
+    # calls the C library's pow, which glibc misrounds for about 1 value in 1250 (and other
+    # libraries differently): step_b would then depend on the platform, and the playground's
+    # JavaScript (tests/test_playground.py) could not reproduce it.
+    c = bias_scale(Xa, mode)
+    step_b = eta * (c * c)
     return Xa, ya, eta, step_b, max_epochs, visiting_order(Xa.shape[0], shuffle, seed)

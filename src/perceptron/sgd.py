@@ -103,7 +103,8 @@ def train_sgd(
     max_epochs = check_epochs(max_epochs)
     w = np.zeros(Xa.shape[1]) if w0 is None else check_w(w0, Xa.shape[1], name="w0").copy()
     b = check_scalar(b0, "b0")
-    c2 = bias_scale(Xa, mode) ** 2
+    c = bias_scale(Xa, mode)
+    c2 = c * c  # as _core.prepare_run: a correctly rounded product, not libm's pow
     next_order = visiting_order(Xa.shape[0], shuffle, seed)
     slope = _SCALAR_SLOPES[name]
     value = _LOSS_VALUES[name]
