@@ -4,12 +4,17 @@ The built book (_build/html) is served on 127.0.0.1 and every request to any oth
 aborted. Each page must load with no console error, typeset its math with the local MathJax,
 render its theorem/proof/exercise/solution blocks, and every slider must change its figure when
 moved. Screenshots land in _build/screenshots/ for a person to look at.
+
+axe-core (pinned in package.json, installed into node_modules/ by `make node_modules`) checks
+every page against the WCAG 2.0/2.1 A and AA rules in light and in dark mode; the pages and the
+rule ids checked, with any violation, go to _build/reports/axe/.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import json
 import re
 import threading
 from pathlib import Path
@@ -21,6 +26,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 SHOTS = ROOT / "_build" / "screenshots"
+REPORTS = ROOT / "_build" / "reports"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
@@ -61,8 +69,8 @@ def browser():
 class OfflinePage:
     """A page whose requests to non-local hosts are aborted, with console errors collected."""
 
-    def __init__(self, browser, base: str):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+    def __init__(self, browser, base: str, color_scheme: str = "light"):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=color_scheme)
         self.blocked: list[str] = []
         self.errors: list[str] = []
         self.context.route("**/*", self._route)
@@ -152,3 +160,39 @@ def test_search_page_finds_the_perceptron(offline):
     offline.page.wait_for_selector("#search-results li", timeout=15000)
     assert offline.page.locator("#search-results li").count() > 0
     assert not offline.blocked, f"search requested non-local resources: {offline.blocked}"
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    assert AXE.exists(), f"{AXE} is missing: `make node_modules` installs the pinned axe-core (make test does it)"
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+@pytest.mark.parametrize("doc", toc_pages())
+def test_axe_finds_no_wcag_violation(browser, server, axe_source, doc, mode):
+    """axe-core's WCAG 2.0/2.1 A and AA rules over the whole page, as the reader's system theme sets it."""
+    offline = OfflinePage(browser, server, color_scheme=mode)
+    try:
+        offline.open(f"{doc}.html")
+        page = offline.page
+        assert page.evaluate("document.documentElement.dataset.theme") == mode, f"{doc}: not shown in {mode} mode"
+        if page.locator("div.math, span.math").count():
+            wait_for_math(page)
+        page.add_script_tag(content=axe_source)
+        result = page.evaluate(
+            "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})",
+            WCAG_TAGS)
+    finally:
+        offline.close()
+    violations = [{"rule": v["id"], "impact": v["impact"], "help": v["help"],
+                   "nodes": [{"target": n["target"], "summary": n["failureSummary"]} for n in v["nodes"]]}
+                  for v in result["violations"]]
+    checked = sorted({r["id"] for key in ("passes", "incomplete", "inapplicable", "violations") for r in result[key]})
+    out = REPORTS / "axe" / f"{doc.replace('/', '__')}__{mode}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"page": f"{doc}.html", "mode": mode, "axe": result["testEngine"]["version"],
+                               "tags": WCAG_TAGS, "rules_checked": checked, "violations": violations}, indent=1))
+    assert len(checked) > 40, f"axe ran only {len(checked)} rules on {doc}"
+    summary = "; ".join(f"{v['rule']} x{len(v['nodes'])} e.g. {v['nodes'][0]['target']}" for v in violations)
+    assert not violations, f"{doc} ({mode} mode): {len(violations)} WCAG rule(s) violated: {summary} (see {out})"
