@@ -106,6 +106,9 @@ def wait_for_math(page) -> int:
     """Wait until MathJax has typeset the page; return the number of typeset formulas."""
     page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=15000)
     page.evaluate("() => MathJax.startup.promise")
+    # The book typesets formulas lazily, as they scroll into view; typeset all of them here, as
+    # printing the page does, so that every formula is checked.
+    page.evaluate("() => MathJax.startup.document.lazyTypesetAll ? MathJax.startup.document.lazyTypesetAll() : null")
     assert page.locator("mjx-merror").count() == 0, "MathJax reported a TeX error"
     return page.locator("mjx-container").count()
 
@@ -123,6 +126,12 @@ def test_page_loads_offline_with_math_and_blocks(offline, doc):
         assert page.locator("div.exercise").count() >= 4, f"{doc}: fewer than four exercises rendered"
         solutions = page.locator("details.solution, div.solution")
         assert solutions.count() >= 4, f"{doc}: fewer than four solutions rendered"
+        # Code fits its column at 1280 px: no code cell scrolls sideways (tests/test_code_width.py
+        # keeps the lines within 79 characters; this checks that 79 characters fit).
+        wide = page.evaluate("""() => [...document.querySelectorAll('div.cell_input pre')]
+            .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
+            .map(pre => pre.textContent.split('\\n').reduce((a, b) => a.length > b.length ? a : b))""")
+        assert not wide, f"{doc}: {len(wide)} code cell(s) scroll sideways at 1280 px, e.g. {wide[0]!r}"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / (doc.replace("/", "__") + ".png")), full_page=True)
     assert not offline.blocked, f"{doc} requested non-local resources: {offline.blocked}"
