@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: book test install browser bench homework lock clean pdf pdf-test texlive node_modules
+.PHONY: book test test-oldest install browser bench homework lock clean pdf pdf-test texlive node_modules lighthouse
 
 install: $(STAMP)
 
@@ -38,12 +38,30 @@ node_modules/.installed: package-lock.json $(STAMP)
 	$(NPM) ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	@touch $@
 
-# The book build, then package tests, checks of the built book in Chromium, strict nbval over every
-# chapter; two workers (one per core), each file's tests on one worker so a notebook runs in order.
+# The book build, then package tests and every docstring example of the package, checks of the built
+# book in Chromium, strict nbval over every chapter; two workers (one per core), each file's tests on
+# one worker so a notebook runs in order.
 test: $(STAMP) browser node_modules
 	$(MAKE) --no-print-directory book
-	$(PYTEST) -n 2 --dist loadfile tests notebooks --nbval --nbval-current-env \
-		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf
+	$(PYTEST) -n 2 --dist loadfile --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
+		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf --ignore=tests/lighthouse
+
+# The oldest versions pyproject.toml allows, so that its lower bounds are tested claims: each bound of
+# [project].dependencies pinned (tools/oldest_requirements.py) and installed from wheels in a scratch
+# environment by uv (pip's resolver takes minutes here), then the package tests and every docstring
+# example run against that install. .ci/run calls it after `make test`.
+UV_VERSION := 0.13.9
+OLDEST     := _build/venv-oldest
+OLDEST_UV  := UV_PYTHON_DOWNLOADS=never $(OLDEST)/bin/uv pip install --quiet --python $(OLDEST)/bin/python
+test-oldest:
+	rm -rf $(OLDEST) && $(PYTHON) -m venv $(OLDEST)
+	$(OLDEST)/bin/python -m pip install --quiet --disable-pip-version-check --only-binary=:all: uv==$(UV_VERSION)
+	$(PYTHON) tools/oldest_requirements.py > $(OLDEST)/requirements.txt
+	$(OLDEST_UV) --only-binary :all: -r $(OLDEST)/requirements.txt
+	$(OLDEST_UV) --no-deps .
+	$(OLDEST)/bin/python -m pytest -n 2 --dist loadfile --doctest-modules --pyargs perceptron tests \
+		--ignore=tests/test_book.py --ignore=tests/test_browser.py --ignore=tests/test_homework.py \
+		--ignore=tests/test_environment.py --ignore=tests/pdf --ignore=tests/lighthouse --ignore=tests/test_code_width.py
 
 # The whole book as one PDF, _build/pdf/perceptron.pdf, typeset by XeLaTeX with Debian's TeX Live
 # (installed here when missing, as chromium is; nothing is fetched at build time). Numbered blocks
@@ -64,10 +82,16 @@ pdf: $(STAMP) texlive
 	if [ -d _build/html ]; then cp _build/pdf/perceptron.pdf _build/html/perceptron.pdf; fi
 	@echo "The PDF is at $(CURDIR)/_build/pdf/perceptron.pdf"
 
-# The PDF built and read back (pdftotext): chapter titles, block numbers, no "??". A separate CI
-# step after `make test` (.ci/run), as the TeX Live install and LaTeX runs take minutes.
+# The PDF built and read back (pdftotext) against the HTML book: chapter titles, block numbers,
+# solutions at the chapters' ends, slider strips, no "??". A separate CI step after `make test`
+# (.ci/run), as the TeX Live install and the LaTeX runs take minutes.
 pdf-test: pdf
-	$(PYTEST) tests/pdf
+	$(PYTEST) -p no:cacheprovider tests/pdf
+
+# Lighthouse (desktop preset) over every chapter, served gzip-compressed as GitHub Pages serves it;
+# scores per page in _build/reports/lighthouse.json. Not part of `make test`: see tests/lighthouse.
+lighthouse: $(STAMP) browser node_modules
+	$(PYTEST) -p no:cacheprovider -s tests/lighthouse
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

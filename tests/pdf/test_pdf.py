@@ -124,3 +124,11 @@ def test_every_slider_is_a_strip_of_frames(pdf_text):
     assert sliders > 0
     assert len(strips) == sliders, f"{sliders} sliders in the HTML book, {len(strips)} strips in the PDF"
     assert all(1 < int(shown) <= int(total) for shown, total in strips)
+
+
+def test_every_html_page_links_the_pdf_which_sits_next_to_the_book(html_pages):
+    for doc, soup in html_pages.items():
+        links = [a for a in soup.select("a[href]") if a["href"].split("/")[-1] == PDF.name]
+        assert links, f"{doc}: no link to {PDF.name} in the page's download menu"
+        target = (HTML / doc).parent / links[0]["href"]
+        assert target.resolve().is_file(), f"{doc}: the PDF link points at {target}, which `make pdf` did not fill"
