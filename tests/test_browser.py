@@ -133,7 +133,7 @@ def test_page_loads_offline_with_math_and_blocks(offline, doc):
             .map(pre => pre.textContent.split('\\n').reduce((a, b) => a.length > b.length ? a : b))""")
         assert not wide, f"{doc}: {len(wide)} code cell(s) scroll sideways at 1280 px, e.g. {wide[0]!r}"
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / (doc.replace("/", "__") + ".png")), full_page=True)
+    page.screenshot(path=str(SHOTS / (doc.replace("/", "__") + ".png")), full_page=True, timeout=120_000)
     assert not offline.blocked, f"{doc} requested non-local resources: {offline.blocked}"
     assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
 
@@ -155,12 +155,15 @@ def test_every_slider_changes_its_figure(offline, doc):
         slider = sliders.nth(k)
         slider.scroll_into_view_if_needed()
         img, knob, readout = slider.locator("img"), slider.locator("input[type=range]"), slider.locator("output")
-        before, label_before = img.get_attribute("src"), readout.inner_text()
+        before, label_before, alt_before = img.get_attribute("src"), readout.inner_text(), img.get_attribute("alt")
         at_max = knob.input_value() == knob.get_attribute("max")
         knob.focus()
         page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")  # move it as a reader would
         assert img.get_attribute("src") != before, f"{doc}: slider {k} ({label_before}) did not change its figure"
         assert readout.inner_text() != label_before, f"{doc}: slider {k} did not update its value label"
+        # A screen reader announces the value as the slider shows it, and the new frame's description.
+        assert knob.get_attribute("aria-valuetext") == readout.inner_text(), f"{doc}: slider {k} announces no value"
+        assert img.get_attribute("alt") != alt_before, f"{doc}: slider {k} kept the previous frame's alt text"
     assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
 
 
