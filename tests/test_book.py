@@ -73,3 +73,31 @@ def test_no_unrendered_dollar_math_in_prose(built, page):
 def test_every_page_is_under_3_mb(built, page):
     size = (built / f"{page}.html").stat().st_size
     assert size < 3_000_000, f"{page}.html is {size / 1e6:.2f} MB (the budget is 3 MB)"
+
+
+def undescribed_images(html: str) -> list[str]:
+    """Content images of a page whose alt text is missing, a file name, or a slider's bare value."""
+    import json as _json
+
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    article = soup.find("article") or soup
+    bad = []
+    for img in article.find_all("img"):
+        alt = (img.get("alt") or "").strip()
+        if not alt or re.search(r"\.(png|svg|jpe?g)\b|_images/|^[0-9a-f]{16,}", alt) or alt.startswith("figure for "):
+            bad.append(alt or f"(no alt) {img.get('src', '')[:40]}")
+    for slider in article.select("div.perceptron-slider"):
+        alts = _json.loads(slider.find("script", type="application/json").string).get("alts", [])
+        if len(set(alts)) < len(alts) or any(a.startswith("figure for ") for a in alts):
+            bad.append(f"slider frames not each described: {alts[:2]}")
+    return bad
+
+
+@pytest.mark.xfail(strict=True, reason="issue 13, item 1: the chapters' figure descriptions (SliderFigure(alt=...), "
+                   "cell metadata mystnb.image.alt) are not written yet; remove this mark when they are")
+@pytest.mark.parametrize("page", [p for p in toc_files() if p.startswith("notebooks/")])
+def test_every_figure_and_slider_frame_is_described_in_words(built, page):
+    bad = undescribed_images((built / f"{page}.html").read_text(encoding="utf-8"))
+    assert not bad, f"{page}: {len(bad)} image(s) without a description, e.g. {bad[:3]}"

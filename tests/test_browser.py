@@ -4,12 +4,17 @@ The built book (_build/html) is served on 127.0.0.1 and every request to any oth
 aborted. Each page must load with no console error, typeset its math with the local MathJax,
 render its theorem/proof/exercise/solution blocks, and every slider must change its figure when
 moved. Screenshots land in _build/screenshots/ for a person to look at.
+
+axe-core (pinned in package.json, installed into node_modules/ by `make node_modules`) checks
+every page against the WCAG 2.0/2.1 A and AA rules in light and in dark mode; the pages and the
+rule ids checked, with any violation, go to _build/reports/axe/.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import json
 import re
 import threading
 from pathlib import Path
@@ -21,6 +26,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 SHOTS = ROOT / "_build" / "screenshots"
+REPORTS = ROOT / "_build" / "reports"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
@@ -61,8 +69,8 @@ def browser():
 class OfflinePage:
     """A page whose requests to non-local hosts are aborted, with console errors collected."""
 
-    def __init__(self, browser, base: str):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+    def __init__(self, browser, base: str, color_scheme: str = "light"):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=color_scheme)
         self.blocked: list[str] = []
         self.errors: list[str] = []
         self.context.route("**/*", self._route)
@@ -98,6 +106,9 @@ def wait_for_math(page) -> int:
     """Wait until MathJax has typeset the page; return the number of typeset formulas."""
     page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=15000)
     page.evaluate("() => MathJax.startup.promise")
+    # The book typesets formulas lazily, as they scroll into view; typeset all of them here, as
+    # printing the page does, so that every formula is checked.
+    page.evaluate("() => MathJax.startup.document.lazyTypesetAll ? MathJax.startup.document.lazyTypesetAll() : null")
     assert page.locator("mjx-merror").count() == 0, "MathJax reported a TeX error"
     return page.locator("mjx-container").count()
 
@@ -115,8 +126,14 @@ def test_page_loads_offline_with_math_and_blocks(offline, doc):
         assert page.locator("div.exercise").count() >= 4, f"{doc}: fewer than four exercises rendered"
         solutions = page.locator("details.solution, div.solution")
         assert solutions.count() >= 4, f"{doc}: fewer than four solutions rendered"
+        # Code fits its column at 1280 px: no code cell scrolls sideways (tests/test_code_width.py
+        # keeps the lines within 79 characters; this checks that 79 characters fit).
+        wide = page.evaluate("""() => [...document.querySelectorAll('div.cell_input pre')]
+            .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
+            .map(pre => pre.textContent.split('\\n').reduce((a, b) => a.length > b.length ? a : b))""")
+        assert not wide, f"{doc}: {len(wide)} code cell(s) scroll sideways at 1280 px, e.g. {wide[0]!r}"
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / (doc.replace("/", "__") + ".png")), full_page=True)
+    page.screenshot(path=str(SHOTS / (doc.replace("/", "__") + ".png")), full_page=True, timeout=120_000)
     assert not offline.blocked, f"{doc} requested non-local resources: {offline.blocked}"
     assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
 
@@ -138,12 +155,15 @@ def test_every_slider_changes_its_figure(offline, doc):
         slider = sliders.nth(k)
         slider.scroll_into_view_if_needed()
         img, knob, readout = slider.locator("img"), slider.locator("input[type=range]"), slider.locator("output")
-        before, label_before = img.get_attribute("src"), readout.inner_text()
+        before, label_before, alt_before = img.get_attribute("src"), readout.inner_text(), img.get_attribute("alt")
         at_max = knob.input_value() == knob.get_attribute("max")
         knob.focus()
         page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")  # move it as a reader would
         assert img.get_attribute("src") != before, f"{doc}: slider {k} ({label_before}) did not change its figure"
         assert readout.inner_text() != label_before, f"{doc}: slider {k} did not update its value label"
+        # A screen reader announces the value as the slider shows it, and the new frame's description.
+        assert knob.get_attribute("aria-valuetext") == readout.inner_text(), f"{doc}: slider {k} announces no value"
+        assert img.get_attribute("alt") != alt_before, f"{doc}: slider {k} kept the previous frame's alt text"
     assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
 
 
@@ -152,3 +172,39 @@ def test_search_page_finds_the_perceptron(offline):
     offline.page.wait_for_selector("#search-results li", timeout=15000)
     assert offline.page.locator("#search-results li").count() > 0
     assert not offline.blocked, f"search requested non-local resources: {offline.blocked}"
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    assert AXE.exists(), f"{AXE} is missing: `make node_modules` installs the pinned axe-core (make test does it)"
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+@pytest.mark.parametrize("doc", toc_pages())
+def test_axe_finds_no_wcag_violation(browser, server, axe_source, doc, mode):
+    """axe-core's WCAG 2.0/2.1 A and AA rules over the whole page, as the reader's system theme sets it."""
+    offline = OfflinePage(browser, server, color_scheme=mode)
+    try:
+        offline.open(f"{doc}.html")
+        page = offline.page
+        assert page.evaluate("document.documentElement.dataset.theme") == mode, f"{doc}: not shown in {mode} mode"
+        if page.locator("div.math, span.math").count():
+            wait_for_math(page)
+        page.add_script_tag(content=axe_source)
+        result = page.evaluate(
+            "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})",
+            WCAG_TAGS)
+    finally:
+        offline.close()
+    violations = [{"rule": v["id"], "impact": v["impact"], "help": v["help"],
+                   "nodes": [{"target": n["target"], "summary": n["failureSummary"]} for n in v["nodes"]]}
+                  for v in result["violations"]]
+    checked = sorted({r["id"] for key in ("passes", "incomplete", "inapplicable", "violations") for r in result[key]})
+    out = REPORTS / "axe" / f"{doc.replace('/', '__')}__{mode}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"page": f"{doc}.html", "mode": mode, "axe": result["testEngine"]["version"],
+                               "tags": WCAG_TAGS, "rules_checked": checked, "violations": violations}, indent=1))
+    assert len(checked) > 40, f"axe ran only {len(checked)} rules on {doc}"
+    summary = "; ".join(f"{v['rule']} x{len(v['nodes'])} e.g. {v['nodes'][0]['target']}" for v in violations)
+    assert not violations, f"{doc} ({mode} mode): {len(violations)} WCAG rule(s) violated: {summary} (see {out})"

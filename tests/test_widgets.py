@@ -98,3 +98,21 @@ def test_a_label_that_does_not_fit_the_format_is_shown_as_text():
 def test_bad_slider_settings_are_refused(values, initial, message):
     with pytest.raises(ValueError, match=message):
         SliderFigure(CountingDraw(), values, name="slope", initial=initial)
+
+
+def test_static_html_describes_every_frame_and_announces_the_value():
+    slider = SliderFigure(CountingDraw(), [1, 2, 3], name="slope", initial=1,
+                          alt=lambda v: f"a line of slope {v} through the origin")
+    page = slider.static_html()
+    payload = json.loads(re.search(r'<script type="application/json">(.*?)</script>', page).group(1))
+    assert payload["alts"] == [f"a line of slope {v} through the origin" for v in (1, 2, 3)]
+    assert 'alt="a line of slope 2 through the origin"' in page and 'aria-valuetext="2"' in page
+    assert "img.alt = data.alts[k]" in page and "aria-valuetext" in page.split("<script>")[-1]
+
+
+def test_alt_must_describe_each_frame():
+    slider = SliderFigure(CountingDraw(), [1, 2], name="slope", alt=lambda v: "  ")
+    with pytest.raises(ValueError, match="non-empty description"):
+        slider.static_html()
+    plain = SliderFigure(CountingDraw(), [1, 2], name="slope")
+    assert plain.alt_text(2) == "figure for slope = 2"

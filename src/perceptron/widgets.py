@@ -30,7 +30,10 @@ _SCRIPT = """
   var input = root.querySelector('input');
   var out = root.querySelector('output');
   var img = root.querySelector('img');
-  function show(k) { img.src = data.frames[k]; out.textContent = data.labels[k]; }
+  function show(k) {
+    img.src = data.frames[k]; img.alt = data.alts[k]; out.textContent = data.labels[k];
+    input.setAttribute('aria-valuetext', data.labels[k]);
+  }
   input.addEventListener('input', function () { show(+input.value); });
 })();
 """
@@ -62,6 +65,11 @@ class SliderFigure:
         How a value is printed next to the slider.
     dpi : int, default 80
         Resolution of the pre-computed frames (keeps pages small).
+    alt : callable, optional
+        ``alt(value) -> str``: the figure at ``value`` described in words, for readers who
+        cannot see it (what is plotted, the value, the key numbers). The static view's image
+        carries it as alt text and changes it with the slider. Without it the alt text only
+        names the slider and its value.
 
     Examples
     --------
@@ -81,6 +89,7 @@ class SliderFigure:
     initial: int = 0
     fmt: str = "{:g}"
     dpi: int = 80
+    alt: Callable[[Any], str] | None = None
     _frames: list[bytes] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -96,6 +105,15 @@ class SliderFigure:
         except (TypeError, ValueError):
             return str(value)
 
+    def alt_text(self, value: Any) -> str:
+        """The figure at ``value`` in words (``alt(value)``), or the slider's name and value."""
+        if self.alt is None:
+            return f"figure for {self.name} = {self.label(value)}"
+        text = self.alt(value)
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"alt({value!r}) must return a non-empty description, got {text!r}")
+        return text.strip()
+
     def frames(self) -> list[bytes]:
         """PNG bytes of the figure at every slider position (computed once)."""
         if self._frames is None:
@@ -106,14 +124,17 @@ class SliderFigure:
         """A self-contained HTML slider over the pre-computed frames (no kernel, no network)."""
         frames = ["data:image/png;base64," + base64.b64encode(png).decode() for png in self.frames()]
         labels = [self.label(v) for v in self.values]
-        payload = json.dumps({"frames": frames, "labels": labels})
+        alts = [self.alt_text(v) for v in self.values]
+        # "<" escaped, so no text (a name, an alt text) can close the script element early
+        payload = json.dumps({"frames": frames, "labels": labels, "alts": alts}).replace("<", "\\u003c")
         name = html.escape(self.name)
         k = self.initial
         return (
             f'<div class="perceptron-slider">'
             f'<label>{name} <input type="range" min="0" max="{len(frames) - 1}" step="1" value="{k}" '
-            f'aria-label="{name}"></label> <output>{html.escape(labels[k])}</output><br>'
-            f'<img src="{frames[k]}" alt="figure for {name} = {html.escape(labels[k])}">'
+            f'aria-label="{name}" aria-valuetext="{html.escape(labels[k])}"></label> '
+            f'<output>{html.escape(labels[k])}</output><br>'
+            f'<img src="{frames[k]}" alt="{html.escape(alts[k])}">'
             f'<script type="application/json">{payload}</script>'
             f"<script>{_SCRIPT}</script></div>"
         )

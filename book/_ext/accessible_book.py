@@ -1,0 +1,40 @@
+"""Sphinx extension: the book's own fixes for WCAG 2.1 AA, checked by axe-core in tests/test_browser.py.
+
+* ``accessible.css`` (book/_static) darkens the theme's link colours where they miss 4.5:1.
+* Bibliography entries: docutils writes ``role="doc-biblioentry"`` (deprecated in DPUB-ARIA 1.1)
+  inside a ``role="list"`` whose children are then no list items. Each entry is written as a
+  ``role="listitem"`` of that list instead; ids, classes and back-links stay as they were.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+STATIC = Path(__file__).resolve().parents[1] / "_static"
+
+
+def visit_citation(self, node: nodes.citation) -> None:
+    if not isinstance(node.previous_sibling(), nodes.citation):
+        self.body.append('<div role="list" class="citation-list">\n')
+    self.body.append(self.starttag(node, "div", classes=[node.tagname], role="listitem"))
+
+
+def depart_citation(self, node: nodes.citation) -> None:
+    self.body.append("</div>\n")
+    if not isinstance(node.next_node(descend=False, siblings=True), nodes.citation):
+        self.body.append("</div>\n")
+
+
+def add_static_path(app: Sphinx, config) -> None:
+    if str(STATIC) not in config.html_static_path:
+        config.html_static_path.append(str(STATIC))
+
+
+def setup(app: Sphinx) -> dict[str, bool]:
+    app.connect("config-inited", add_static_path)
+    app.add_css_file("accessible.css")
+    app.add_node(nodes.citation, override=True, html=(visit_citation, depart_citation))
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,102 @@
+"""Sphinx extension: lighter, steadier HTML pages (Lighthouse, tests/lighthouse).
+
+* Slider frames: a slider's static view carries every frame as a base64 ``data:`` URI (so that a
+  notebook output is self-contained). In the built book each frame becomes a PNG file in
+  ``_images/`` and the slider refers to it, so a chapter's HTML shrinks from megabytes to a few
+  hundred kilobytes and the browser fetches a frame only when the slider reaches it.
+* The notebooks' saved widget state (a live slider's model, with a PNG in it) is not embedded in
+  the page: the book shows the static slider view and loads no widget JavaScript to read it.
+* Every ``<img>`` of a page gets its intrinsic ``width`` and ``height`` (read from the PNG) so the
+  page does not shift while the images arrive; images after the first load lazily.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import struct
+from pathlib import Path
+
+from sphinx.application import Sphinx
+
+_DATA_PNG = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
+_IMG = re.compile(r"<img\b([^>]*?)\s*/?>")
+_SRC = re.compile(r'\bsrc="([^"]+)"')
+
+
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG's IHDR chunk, or None if ``data`` is no PNG."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or len(data) < 24:
+        return None
+    return struct.unpack(">II", data[16:24])
+
+
+def frames_to_files(body: str, outdir: Path, pathto) -> tuple[str, dict[str, tuple[int, int]]]:
+    """Replace each data-URI PNG in ``body`` by a file in ``_images/``; return the new body and sizes."""
+    sizes: dict[str, tuple[int, int]] = {}
+    images = outdir / "_images"
+
+    def extract(match: re.Match) -> str:
+        png = base64.b64decode(match.group(1))
+        name = f"frame-{hashlib.sha256(png).hexdigest()[:20]}.png"
+        target = images / name
+        if not target.exists():
+            images.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(png)
+        url = pathto(f"_images/{name}", 1)
+        size = png_size(png)
+        if size:
+            sizes[url] = size
+        return url
+
+    return _DATA_PNG.sub(extract, body), sizes
+
+
+def size_images(body: str, outdir: Path, pagedir: Path, known: dict[str, tuple[int, int]]) -> str:
+    first = True
+
+    def add_size(match: re.Match) -> str:
+        nonlocal first
+        attrs = match.group(1)
+        src = _SRC.search(attrs)
+        extra = ""
+        if src and " width=" not in attrs and " height=" not in attrs:
+            url = src.group(1)
+            size = known.get(url)
+            if size is None and not url.startswith(("data:", "http:", "https:")):
+                path = (pagedir / url.split("?")[0]).resolve()
+                if path.suffix == ".png" and path.is_file():
+                    with path.open("rb") as f:
+                        size = png_size(f.read(24))
+            if size:
+                extra += f' width="{size[0]}" height="{size[1]}"'
+        if " loading=" not in attrs:
+            extra += "" if first else ' loading="lazy"'
+        first = False
+        return f"<img{attrs}{extra}>"
+
+    return _IMG.sub(add_size, body)
+
+
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def lighten_page(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    scripts = context.get("script_files")
+    if scripts is not None:
+        scripts[:] = [js for js in scripts if getattr(js, "attributes", {}).get("type") != WIDGET_STATE]
+    body = context.get("body")
+    if not body or app.builder.format != "html":
+        return
+    outdir = Path(app.builder.outdir)
+    known: dict[str, tuple[int, int]] = {}
+    if "perceptron-slider" in body:
+        body, known = frames_to_files(body, outdir, context["pathto"])
+    pagedir = (outdir / app.builder.get_target_uri(pagename)).parent
+    context["body"] = size_images(body, outdir, pagedir, known)
+
+
+def setup(app: Sphinx) -> dict[str, bool]:
+    app.connect("html-page-context", lighten_page)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,134 @@
+"""The printed book (`make pdf-test` builds it, then runs this file), read back with pdftotext.
+
+Compared with the HTML book in _build/html (built by `make book`): every chapter title, every
+numbered theorem-like block and exercise carries the same number in the PDF; solutions come after
+the last exercise of their chapter; each slider appears as a strip of frames; nothing is left
+unresolved ("??", "[?]") and no raw MyST or LaTeX markup leaks into the text. The page count and
+the numbers checked go to _build/reports/pdf.json.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+
+ROOT = Path(__file__).resolve().parents[2]
+PDF = ROOT / "_build" / "pdf" / "perceptron.pdf"
+HTML = ROOT / "_build" / "html"
+REPORT = ROOT / "_build" / "reports" / "pdf.json"
+# The kinds of numbered block that sphinx-proof and sphinx-exercise write (title "Theorem 5.1").
+NUMBERED = re.compile(r"^(Theorem|Lemma|Corollary|Proposition|Definition|Algorithm|Remark|Example|Exercise|"
+                      r"Conjecture|Axiom|Criterion|Property|Observation|Assumption|Notation) \d+\.\d+$")
+# Markup as it would show if MyST or LaTeX had not processed it (the instructors' notes name the
+# directives in inline code, e.g. {prf:theorem}, so directive names alone are no evidence).
+RAW_MARKUP = ["```", ":::{", "{cite}`", "{cite:p}`", "{cite:t}`", "{ref}`", "{numref}`", "{eq}`", "{doc}`", "$$",
+              "\\begin{", "\\end{", "\\label{", "\\ref{", "\\cite{", "\\hyperref", "\\(", "\\[",
+              "Undefined control sequence", "LaTeX Error", "SliderFigure:"]
+
+
+def toc_chapters() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [c["file"] for part in toc.get("parts", []) for c in part["chapters"]]
+
+
+def normalise(text: str) -> str:
+    """pdftotext's text with hyphenation, ligatures and line breaks undone, as one line of words."""
+    text = text.replace("\u00ad", "").replace("ﬁ", "fi").replace("ﬂ", "fl").replace("ﬀ", "ff")
+    text = re.sub(r"-\n(?=\w)", "-", text)
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.fixture(scope="module")
+def pdf_text() -> str:
+    assert PDF.exists(), f"{PDF} is missing: run `make pdf` (`make pdf-test` builds it first)"
+    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(PDF), "-"], capture_output=True, text=True, check=True)
+    return out.stdout
+
+
+@pytest.fixture(scope="module")
+def html_pages() -> dict[str, BeautifulSoup]:
+    assert (HTML / "index.html").exists(), "the HTML book is not built: run `make book`"
+    return {doc: BeautifulSoup((HTML / f"{doc}.html").read_text(encoding="utf-8"), "html.parser")
+            for doc in toc_chapters()}
+
+
+def page_count() -> int:
+    info = subprocess.run(["pdfinfo", str(PDF)], capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+
+
+def html_numbers(soup: BeautifulSoup) -> list[str]:
+    spans = soup.select("article .admonition-title .caption-number")
+    return [s.get_text(" ", strip=True) for s in spans if NUMBERED.match(s.get_text(" ", strip=True))]
+
+
+def test_pdf_has_every_chapter_and_every_numbered_block_of_the_html_book(pdf_text, html_pages):
+    text = normalise(pdf_text)
+    pages = page_count()
+    missing_titles, missing_numbers, checked = [], [], {}
+    for doc, soup in html_pages.items():
+        title = soup.select_one("article h1").get_text(" ", strip=True).rstrip("#").strip()
+        title = re.sub(r"^\d+\.\s*", "", title)  # the HTML's section number is not part of the title
+        if normalise(title) not in text:
+            missing_titles.append(title)
+        numbers = html_numbers(soup)
+        checked[doc] = {"title": title, "numbers": numbers}
+        missing_numbers += [f"{doc}: {n}" for n in numbers if not re.search(re.escape(n) + r"\b", text)]
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text(json.dumps({"pdf": str(PDF.relative_to(ROOT)), "pages": pages, "chapters": checked}, indent=1))
+    print(f"\n{PDF.name}: {pages} pages; {sum(len(c['numbers']) for c in checked.values())} numbered blocks checked")
+    assert sum(len(c["numbers"]) for c in checked.values()) > 50, "too few numbered blocks found in the HTML book"
+    assert not missing_titles, f"chapter titles missing from the PDF: {missing_titles}"
+    assert not missing_numbers, f"numbered blocks of the HTML book missing from the PDF: {missing_numbers[:10]}"
+
+
+def test_pdf_has_nothing_unresolved_and_no_raw_markup(pdf_text):
+    text = normalise(pdf_text)
+    assert "??" not in text, f"unresolved reference near: {text[max(0, text.find('??') - 80):text.find('??') + 20]}"
+    assert "[?]" not in text, "an unresolved citation ([?])"
+    leaked = [m for m in RAW_MARKUP if m in text]
+    assert not leaked, f"raw MyST/LaTeX markup in the PDF text: {leaked}"
+    for author in ("Rosenblatt", "Novikoff", "Block"):
+        assert author in text, f"the bibliography lacks {author}"
+
+
+def test_solutions_are_collected_at_the_end_of_each_chapter(pdf_text, html_pages):
+    """Chapter N's solutions stand together under its "N.k Solutions" heading, after the last
+    exercise: the heading directly precedes the first solution, and no exercise block follows it."""
+    text = normalise(pdf_text)
+    for doc, soup in html_pages.items():
+        exercises = [n for n in html_numbers(soup) if n.startswith("Exercise")]
+        if not exercises:
+            continue
+        chapter = exercises[0].split()[1].split(".")[0]
+        solutions = [m.start() for n in exercises for m in re.finditer(rf"Solution to {re.escape(n)}\b", text)]
+        assert len(solutions) >= len(exercises), f"{doc}: {len(exercises)} exercises, {len(solutions)} solutions"
+        headings = [m.end() for m in re.finditer(rf"\b{chapter}\.\d+\.? Solutions\b", text) if m.end() < min(solutions)]
+        assert headings and min(solutions) - headings[-1] < 80, \
+            f"{doc}: the first solution does not open a 'Solutions' section of chapter {chapter}"
+        blocks = [m.start() for m in re.finditer(rf"(?<!Solution to ){re.escape(exercises[-1])}\b", text)]
+        assert blocks and min(blocks) < headings[-1], f"{doc}: {exercises[-1]} is not printed before the solutions"
+
+
+def test_every_slider_is_a_strip_of_frames(pdf_text):
+    text = normalise(pdf_text)
+    sliders = sum(len(re.findall(r'class="perceptron-slider"', (HTML / f"{doc}.html").read_text(encoding="utf-8")))
+                  for doc in toc_chapters())
+    strips = re.findall(r"The slider “[^”]+” at (\d+) of its (\d+) positions", text)
+    assert sliders > 0
+    assert len(strips) == sliders, f"{sliders} sliders in the HTML book, {len(strips)} strips in the PDF"
+    assert all(1 < int(shown) <= int(total) for shown, total in strips)
+
+
+def test_every_html_page_links_the_pdf_which_sits_next_to_the_book(html_pages):
+    for doc, soup in html_pages.items():
+        links = [a for a in soup.select("a[href]") if a["href"].split("/")[-1] == PDF.name]
+        assert links, f"{doc}: no link to {PDF.name} in the page's download menu"
+        target = (HTML / doc).parent / links[0]["href"]
+        assert target.resolve().is_file(), f"{doc}: the PDF link points at {target}, which `make pdf` did not fill"
