@@ -13,6 +13,8 @@ install: $(STAMP)
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	@# The distribution was called `perceptron` before 0.1.0 became perceptron-course: drop the old name.
+	@$(BIN)/python -m pip uninstall --quiet --yes perceptron 2>/dev/null || true
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 

@@ -5,6 +5,7 @@ mistake is ``y (w.x + b) <= 0``. See the book's notation page for every conventi
 """
 
 from . import datasets, losses
+from ._version import __version__
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
 from .kernel import KernelPerceptron, kernel_predict, kernel_train
@@ -17,8 +18,6 @@ from .pocket import pocket
 from .proof import ProofQuantities, proof_quantities
 from .results import TrainResult, Update
 from .training import train
-
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str):
