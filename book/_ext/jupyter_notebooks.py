@@ -128,8 +128,8 @@ class Converter:
                 if key not in self.cited:
                     self.cited.append(key)
             if role in ("cite:t", "cite:ts"):
-                return "; ".join(f"{self.bib[k]['authors']} ({self.bib[k]['year']})" for k in keys)
-            return "(" + "; ".join(f"{self.bib[k]['authors']}, {self.bib[k]['year']}" for k in keys) + ")"
+                return "; ".join(f"[{self.bib[k]['authors']} ({self.bib[k]['year']})](#cite-{k})" for k in keys)
+            return "(" + "; ".join(f"[{self.bib[k]['authors']}, {self.bib[k]['year']}](#cite-{k})" for k in keys) + ")"
         if role in ("math", "eq"):
             return f"${body}$" if role == "math" else f"({body})"
         raise ValueError(f"{self.docname}: MyST role {{{role}}} has no Jupyter rendering")
@@ -143,17 +143,17 @@ class Converter:
         label = options.get("label", "")
         anchor = f'<a id="{label}"></a>\n\n' if label else ""
         content = self.markdown(body).strip("\n")
-        title = f" ({self.inline(arg)})" if arg else ""
+        title = f" ({self.inline(arg)})." if arg else ""
         if name == "prf:proof":
             opening = "*Proof.* " if content[:1].isalpha() else "*Proof.*\n\n"
             closing = " ∎" if content.rstrip()[-1:].isalnum() or content.rstrip()[-1:] in ".)" else "\n\n∎"
             return f"{anchor}{opening}{content}{closing}"
         if name.startswith("prf:"):
             heading = self.proof_heading(label) if label else name[4:].title()
-            return f"{anchor}**{heading}**{title}.\n\n{content}"
+            return f"{anchor}**{heading}{title or '.'}**\n\n{content}"
         if name == "exercise":
             heading = self.exercise_heading(label) if label else "Exercise"
-            return f"{anchor}**{heading}**{title}.\n\n{content}"
+            return f"{anchor}**{heading}{title or '.'}**\n\n{content}"
         if name == "solution":
             target = arg.strip()
             heading = self.exercise_heading(target) if target in self.env.sphinx_exercise_registry else target
@@ -237,7 +237,7 @@ def bibliography(app: Sphinx) -> dict[str, dict]:
             else:
                 authors = entry.fields.get("organization", entry.fields.get("title", key))
             out[key] = {"authors": authors, "year": entry.fields.get("year", "n.d."),
-                        "entry": formatted[key].replace("\\", "")}
+                        "entry": " ".join(formatted[key].replace("\\", "").split())}
     _BIB_CACHE["entries"] = out
     return out
 
@@ -272,13 +272,36 @@ def write_notebooks(app: Sphinx, exception: Exception | None) -> None:
         except (ValueError, KeyError, StopIteration) as error:
             logger.warning(f"jupyter notebook for {docname}: {error!r}", location=docname)
             continue
+        text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
         target = out / f"{docname}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        target.write_text(text, encoding="utf-8")
+        # The page's download button serves _sources/<docname>.ipynb: make it this notebook too.
+        download = Path(app.outdir) / "_sources" / f"{docname}.ipynb"
+        if download.exists():
+            download.write_text(text, encoding="utf-8")
         count += 1
     logger.info(f"Jupyter-native notebooks: {count} written to {out}")
 
 
+def point_launch_buttons(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Colab and JupyterHub open the Jupyter-native notebook, published on its own branch.
+
+    Binder keeps the repository's main branch: its environment has jupyterlab-myst, which renders
+    the MyST sources as the book does. Runs after sphinx-book-theme's add_launch_buttons (501).
+    """
+    branch = app.config.jupyter_notebooks_branch
+    source = (app.config.html_theme_options or {}).get("repository_branch", "main")
+    for group in context.get("header_buttons", []):
+        for button in group.get("buttons", []) if isinstance(group, dict) else []:
+            if button.get("text") == "Colab":
+                button["url"] = button["url"].replace(f"/blob/{source}/", f"/blob/{branch}/", 1)
+            elif button.get("text") == "JupyterHub":
+                button["url"] = button["url"].replace(f"branch={source}", f"branch={branch}", 1)
+
+
 def setup(app: Sphinx) -> dict[str, bool]:
+    app.add_config_value("jupyter_notebooks_branch", "jupyter", "html")
+    app.connect("html-page-context", point_launch_buttons, priority=502)
     app.connect("build-finished", write_notebooks)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,213 @@
+"""Margins, the radius of a dataset, and the maximum-margin (hard-margin SVM) hyperplane."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import linprog, minimize
+
+from ._validation import check_scalar, check_w, check_X, check_Xy
+
+
+def functional_margins(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -> NDArray[np.float64]:
+    """Return the functional margin ``y_i (w.x_i + b)`` of every point.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+    y : array_like of shape (n_samples,), labels in {-1, +1}
+    w : array_like of shape (n_features,)
+    b : float, default 0.0
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        Positive where the point is on its own side of the hyperplane. It scales with ``(w, b)``.
+
+    Examples
+    --------
+    >>> functional_margins([[1.0, 0.0], [-2.0, 0.0]], [1, -1], [2.0, 0.0])
+    array([2., 4.])
+    """
+    Xa, ya = check_Xy(X, y)
+    wa = check_w(w, Xa.shape[1])
+    return ya * (Xa @ wa + check_scalar(b, "b"))
+
+
+def geometric_margin(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -> float:
+    """Return the dataset's geometric margin ``min_i y_i (w.x_i + b) / ||w||``.
+
+    This is the signed distance from the hyperplane to the closest point, counted positive
+    on the point's own side; it is unchanged when ``(w, b)`` is multiplied by any ``c > 0``.
+    A negative value means some point is misclassified.
+
+    Raises
+    ------
+    ValueError
+        On invalid data, or when ``w`` is the zero vector (no hyperplane).
+
+    Examples
+    --------
+    >>> geometric_margin([[1.0, 0.0], [-2.0, 0.0]], [1, -1], [2.0, 0.0])
+    1.0
+    """
+    margins = functional_margins(X, y, w, b)
+    norm = _max_row_norm(np.asarray(w, dtype=np.float64)[None, :])
+    if norm == 0.0:
+        raise ValueError("w is the zero vector: it defines no hyperplane, so there is no geometric margin")
+    return float(margins.min() / norm)
+
+
+def radius(X: ArrayLike) -> float:
+    """Return ``R = max_i ||x_i||``, the radius of the smallest origin-centred ball holding the data.
+
+    Examples
+    --------
+    >>> radius([[3.0, 4.0], [1.0, 0.0]])
+    5.0
+    """
+    return _max_row_norm(check_X(X))
+
+
+def _max_row_norm(X: NDArray[np.float64]) -> float:
+    """``max_i ||x_i||`` for finite ``X``, also when squaring its entries would overflow or underflow."""
+    top = float(np.max(np.abs(X)))
+    if top == 0.0 or 1e-150 < top < 1e150:  # no square overflows or underflows: plain norm
+        return float(np.max(np.linalg.norm(X, axis=1)))
+    return top * float(np.max(np.linalg.norm(X / top, axis=1)))
+
+
+class MaxMargin(NamedTuple):
+    """The maximum-margin hyperplane: unit normal ``w``, offset ``b`` and margin ``gamma``."""
+
+    w: NDArray[np.float64]
+    b: float
+    gamma: float
+
+
+def max_margin(X: ArrayLike, y: ArrayLike, *, bias: bool = True) -> MaxMargin:
+    """Return the hard-margin separating hyperplane with the largest geometric margin.
+
+    Solves ``min ||w||^2 / 2`` subject to ``y_i (w.x_i + b) >= 1`` (with ``b = 0`` when
+    ``bias=False``), then rescales so that ``||w|| = 1``; the margin is then ``1 / ||w_opt||``.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+    y : array_like of shape (n_samples,), labels in {-1, +1}
+    bias : bool, default True
+        Allow an offset; with False the hyperplane passes through the origin.
+
+    Returns
+    -------
+    MaxMargin
+        Named tuple ``(w, b, gamma)`` with ``||w|| = 1`` and ``gamma = min_i y_i (w.x_i + b)``.
+
+    Raises
+    ------
+    ValueError
+        On invalid data, or when the data are not linearly separable (through the origin,
+        if ``bias=False``).
+
+    Notes
+    -----
+    A linear program first decides separability exactly (HiGHS); SLSQP then solves the
+    quadratic program from that feasible point, and the result is polished by solving the
+    KKT equations on the active constraints, which brings it to machine precision.
+
+    Examples
+    --------
+    >>> w, b, gamma = max_margin([[2.0, 0.0], [0.0, 0.0]], [1, -1])
+    >>> w.round(6).tolist(), round(b, 6), round(gamma, 6)
+    ([1.0, 0.0], -1.0, 1.0)
+    """
+    Xa, ya = check_Xy(X, y)
+    if not isinstance(bias, (bool, np.bool_)):  # a bias *mode* string such as "none" is truthy
+        raise ValueError(f"bias must be True or False, got {bias!r}")
+    scale = _max_row_norm(Xa)
+    if scale == 0.0:
+        raise ValueError("the data are not linearly separable: every point is the origin")
+    # Work on data scaled into the unit ball so that the solvers' tolerances mean the same
+    # thing whatever the units of X; the hyperplane is mapped back at the end.
+    Z = np.column_stack([Xa / scale, np.ones(len(ya))]) if bias else Xa / scale
+    A = ya[:, None] * Z  # constraint rows: A @ v >= 1
+    v0 = _feasible_point(A, bias)
+    v = _solve_qp(A, v0, bias)
+    w, b = (v[:-1], float(v[-1])) if bias else (v, 0.0)
+    norm = float(np.linalg.norm(w))
+    w_unit = w / norm
+    b_unit = b / norm * scale
+    gamma = float(np.min(ya * (Xa @ w_unit + b_unit)))
+    return MaxMargin(w_unit, b_unit, gamma)
+
+
+def _feasible_point(A: NDArray[np.float64], bias: bool) -> NDArray[np.float64]:
+    """Return some v with A v >= 1, or raise: the LP is feasible iff the data are separable."""
+    n, m = A.shape
+    lp = linprog(np.zeros(m), A_ub=-A, b_ub=-np.ones(n), bounds=[(None, None)] * m, method="highs")
+    if lp.status == 2:
+        where = "" if bias else " through the origin (try bias=True)"
+        raise ValueError(f"the data are not linearly separable{where}: no hyperplane puts every point on its own side")
+    if lp.status != 0:
+        raise ValueError(f"could not decide separability: {lp.message}")
+    return np.asarray(lp.x, dtype=np.float64)
+
+
+def _solve_qp(A: NDArray[np.float64], v0: NDArray[np.float64], bias: bool) -> NDArray[np.float64]:
+    """Minimise ||w||^2/2 subject to A v >= 1, starting from a feasible v0."""
+    m = A.shape[1]
+    k = m - 1 if bias else m  # the bias is not penalised
+    mask = np.zeros(m)
+    mask[:k] = 1.0
+    res = minimize(
+        lambda v: 0.5 * np.dot(mask * v, v),
+        v0,
+        jac=lambda v: mask * v,
+        constraints=[{"type": "ineq", "fun": lambda v: A @ v - 1.0, "jac": lambda v: A}],
+        method="SLSQP",
+        options={"maxiter": 1000, "ftol": 1e-14},
+    )
+    v = np.asarray(res.x, dtype=np.float64) if np.all(A @ res.x >= 1 - 1e-6) else v0
+    return _polish(A, v, bias)
+
+
+def _polish(A: NDArray[np.float64], v: NDArray[np.float64], bias: bool) -> NDArray[np.float64]:
+    """Solve the KKT system on the active constraints; keep the result if it is optimal."""
+    margins = A @ v
+    # SLSQP leaves the active constraints within its tolerance of 1; try a few cut-offs.
+    for tol in (1e-5, 1e-7, 1e-3):
+        active = np.flatnonzero(margins <= 1.0 + tol)
+        if active.size == 0:
+            continue
+        candidate = _kkt_solution(A[active], bias)
+        if candidate is None:
+            continue
+        cand_v, alpha = candidate
+        if np.min(A @ cand_v) >= 1.0 - 1e-10 and np.min(alpha) >= -1e-9:
+            return cand_v
+    return v
+
+
+def _kkt_solution(As: NDArray[np.float64], bias: bool) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
+    """Minimum of ||w||^2/2 with every row of ``As`` active (As v = 1), and its multipliers."""
+    s, m = As.shape
+    if bias:
+        Zs, ys = As[:, :-1], As[:, -1]  # the last column is y_i (times the constant 1)
+        K = np.zeros((s + 1, s + 1))
+        K[:s, :s] = Zs @ Zs.T
+        K[:s, s] = ys
+        K[s, :s] = ys
+        rhs = np.concatenate([np.ones(s), [0.0]])
+        sol, *_ = np.linalg.lstsq(K, rhs, rcond=None)
+        alpha, b = sol[:s], sol[s]
+        w = Zs.T @ alpha
+        v = np.concatenate([w, [b]])
+    else:
+        K = As @ As.T
+        alpha, *_ = np.linalg.lstsq(K, np.ones(s), rcond=None)
+        v = As.T @ alpha
+    if not np.allclose(As @ v, 1.0, rtol=0, atol=1e-9):
+        return None
+    return v, alpha

@@ -1,0 +1,494 @@
+"""Figures used across the book: one function per kind of figure, each returning matplotlib objects.
+
+The two classes have the same colours and markers on every page (Okabe-Ito blue and vermillion,
+distinguishable with the common forms of colour blindness); geometry is drawn with equal aspect.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Callable
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.axis import Axis
+from matplotlib.figure import Figure
+from matplotlib.ticker import AutoLocator, LogLocator
+from numpy.typing import ArrayLike
+
+CLASS_COLORS = {1: "#0072B2", -1: "#D55E00"}
+CLASS_MARKERS = {1: "o", -1: "s"}
+CLASS_LABELS = {1: "y = +1", -1: "y = \u22121"}  # plain text: mathtext parsing would dominate a slider redraw
+BOUNDARY_COLOR = "#222222"
+ACCENT_COLOR = "#009E73"
+# Titles sit at matplotlib's default height, given explicitly: otherwise matplotlib measures every
+# tick label on each draw to lift the title above ticks on top, which these figures never have
+# (same pixels, ~5% less time per slider frame).
+_TITLE_Y = 1.0
+
+
+class _InView:
+    """Mixin for a tick locator: its locations less those outside the view, when two or more remain.
+
+    Matplotlib builds a tick (two marks, two labels, a grid line) for every location a locator
+    returns, and its default locators return one or two beyond each end of an axis that are never
+    drawn; dropping them changes no pixel and saves ~5% of drawing a slider frame. With fewer than
+    two left in view all are kept, since a plain axis chooses its label format from their spread.
+    """
+
+    def __call__(self) -> np.ndarray:
+        locs = np.asarray(super().__call__())  # type: ignore[misc]
+        low, high = sorted(self.axis.get_view_interval())  # type: ignore[attr-defined]
+        slack = 1e-6 * (high - low)  # looser than matplotlib's own test: every tick it draws stays
+        shown = locs[(locs >= low - slack) & (locs <= high + slack)]
+        return shown if len(shown) >= 2 else locs
+
+
+class _InViewAutoLocator(_InView, AutoLocator):
+    """The default locator of a linear axis, building no tick outside the view."""
+
+
+class _InViewLogLocator(_InView, LogLocator):
+    """The default locator of a log axis, building no tick outside the view."""
+
+
+def _visible_ticks_only(axis: Axis) -> None:
+    """Swap the default major locator of ``axis`` for its in-view variant, same settings."""
+    locator = axis.get_major_locator()
+    variant = {AutoLocator: _InViewAutoLocator, LogLocator: _InViewLogLocator}.get(type(locator))
+    if variant is not None:
+        swapped = copy.copy(locator)
+        swapped.__class__ = variant  # same state (bins, base, ...), only __call__ filters
+        axis.set_major_locator(swapped)
+
+
+def new_axes(ax: Axes | None = None, *, size: tuple[float, float] = (4.6, 4.2)) -> Axes:
+    """Return ``ax``, or the axes of a new figure of the given size.
+
+    Margins are fixed rather than computed by a layout engine: every frame of a slider then has
+    the same geometry, and a redraw costs half as much (constrained layout draws twice).
+    """
+    if ax is not None:
+        return ax
+    fig, ax = plt.subplots(figsize=size)
+    fig.subplots_adjust(left=0.15, right=0.96, bottom=0.12, top=0.9)
+    return ax
+
+
+def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool = True, **kwargs) -> Axes:
+    """Scatter a two-feature dataset, each class in its own colour and marker.
+
+    Extra keyword arguments go to ``Axes.scatter`` (e.g. ``s``, ``alpha``). Axes left with
+    matplotlib's default tick locator get its in-view variant (same picture, drawn faster).
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"plot_data draws 2-D points: X must have shape (n, 2), got {X.shape}")
+    ax = new_axes(ax)
+    _visible_ticks_only(ax.xaxis)
+    _visible_ticks_only(ax.yaxis)
+    style = {"s": 28, "edgecolors": "white", "linewidths": 0.6, "zorder": 3} | kwargs
+    for label in (1, -1):
+        pts = X[y == label]
+        ax.scatter(pts[:, 0], pts[:, 1], c=CLASS_COLORS[label], marker=CLASS_MARKERS[label],
+                   label=CLASS_LABELS[label], **style)
+    ax.set_xlabel("x\u2081")
+    ax.set_ylabel("x\u2082")
+    if equal:
+        ax.set_aspect("equal", adjustable="datalim")
+    return ax
+
+
+def _line_points(w: np.ndarray, b: float, xlim: tuple[float, float], ylim: tuple[float, float]) -> np.ndarray | None:
+    """Two points of the line w.x + b = 0 spanning the box, or None if it misses the box."""
+    w1, w2 = float(w[0]), float(w[1])
+    if w1 == 0.0 and w2 == 0.0:
+        return None
+    if abs(w2) >= abs(w1):
+        xs = np.array(xlim)
+        return np.column_stack([xs, -(b + w1 * xs) / w2])
+    ys = np.array(ylim)
+    return np.column_stack([-(b + w2 * ys) / w1, ys])
+
+
+def _half_box(w: np.ndarray, b: float, xlim: tuple[float, float], ylim: tuple[float, float]) -> np.ndarray:
+    """Vertices of the view box intersected with the half-plane w.x + b >= 0 (one clipping pass)."""
+    box = np.array([[xlim[0], ylim[0]], [xlim[1], ylim[0]], [xlim[1], ylim[1]], [xlim[0], ylim[1]]])
+    score = box @ w + b
+    out = []
+    for k in range(4):
+        p, q, sp, sq = box[k], box[(k + 1) % 4], score[k], score[(k + 1) % 4]
+        if sp >= 0:
+            out.append(p)
+        if (sp >= 0) != (sq >= 0):  # the edge crosses the line: keep the crossing point
+            out.append(p + (q - p) * sp / (sp - sq))
+    return np.array(out).reshape(-1, 2)
+
+
+def plot_hyperplane(
+    w: ArrayLike,
+    b: float = 0.0,
+    ax: Axes | None = None,
+    *,
+    shade: bool = True,
+    normal: bool = True,
+    color: str = BOUNDARY_COLOR,
+    label: str | None = "w\u00b7x + b = 0",
+    linestyle: str = "-",
+) -> Axes:
+    """Draw the line ``w.x + b = 0`` in the current view, its normal vector and the two half-planes.
+
+    The half-plane where ``w.x + b >= 0`` (predicted +1, including the line itself) is tinted with
+    the +1 colour, the other with the -1 colour. The normal arrow starts at the point of the line
+    closest to the centre of the view.
+    """
+    w = np.asarray(w, dtype=float)
+    if w.shape != (2,):
+        raise ValueError(f"plot_hyperplane draws lines in the plane: w must have 2 entries, got shape {w.shape}")
+    ax = new_axes(ax)
+    ax.autoscale_view()
+    xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    if shade and np.any(w != 0):
+        for sign in (1, -1):
+            region = _half_box(sign * w, sign * b, xlim, ylim)
+            if len(region) >= 3:
+                ax.fill(region[:, 0], region[:, 1], color=CLASS_COLORS[sign], alpha=0.12, lw=0, zorder=0)
+    pts = _line_points(w, b, xlim, ylim)
+    if pts is not None:
+        ax.plot(pts[:, 0], pts[:, 1], color=color, linestyle=linestyle, lw=1.8, label=label, zorder=2)
+        if normal:
+            # Anchor the arrow at the point of the line nearest the centre of the view (the point
+            # nearest the origin may lie far outside it, e.g. for data measured in centimetres).
+            centre = np.array([sum(xlim) / 2, sum(ylim) / 2])
+            foot = centre - (w @ centre + b) * w / np.dot(w, w)
+            scale = 0.25 * min(xlim[1] - xlim[0], ylim[1] - ylim[0])
+            tip = w / np.linalg.norm(w) * scale
+            ax.annotate("", xy=foot + tip, xytext=foot,
+                        arrowprops={"arrowstyle": "-|>", "color": color, "lw": 1.5}, zorder=4)
+            ax.text(*(foot + 1.12 * tip), "w", color=color, ha="center", va="center", style="italic")
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return ax
+
+
+def plot_margin_band(w: ArrayLike, b: float, gamma: float, ax: Axes | None = None, *, color: str = ACCENT_COLOR) -> Axes:
+    """Draw the two lines at geometric distance ``gamma`` on either side of ``w.x + b = 0``."""
+    w = np.asarray(w, dtype=float)
+    ax = new_axes(ax)
+    norm = float(np.linalg.norm(w))
+    if norm == 0.0:
+        raise ValueError("w is the zero vector: there is no hyperplane to draw a margin around")
+    xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    for sign in (1, -1):
+        pts = _line_points(w, b - sign * gamma * norm, xlim, ylim)
+        if pts is not None:
+            ax.plot(pts[:, 0], pts[:, 1], color=color, lw=1.2, linestyle="--",
+                    label="margin band" if sign == 1 else None, zorder=2)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return ax
+
+
+def plot_classifier(
+    X: ArrayLike,
+    y: ArrayLike,
+    w: ArrayLike,
+    b: float = 0.0,
+    ax: Axes | None = None,
+    *,
+    title: str | None = None,
+    highlight: int | None = None,
+    legend: bool = True,
+) -> Axes:
+    """Data, decision boundary, half-planes and normal of a linear classifier in one picture.
+
+    ``highlight`` rings one sample (e.g. the one that just triggered an update).
+    """
+    ax = plot_data(X, y, ax)
+    X = np.asarray(X, dtype=float)
+    pad = 0.15 * (np.ptp(X, axis=0).max() or 1.0)
+    ax.set_xlim(X[:, 0].min() - pad, X[:, 0].max() + pad)
+    ax.set_ylim(X[:, 1].min() - pad, X[:, 1].max() + pad)
+    ax.set_aspect("equal", adjustable="box")
+    plot_hyperplane(w, b, ax)
+    if highlight is not None:
+        ax.scatter(*X[highlight], s=180, facecolors="none", edgecolors=BOUNDARY_COLOR, linewidths=1.8,
+                   zorder=5, label="updated on")
+    if title:
+        ax.set_title(title, y=_TITLE_Y)
+    if legend:
+        ax.legend(loc="best", fontsize="small", framealpha=0.85)
+    return ax
+
+
+def plot_decision_regions(
+    predict_fn: Callable[[np.ndarray], np.ndarray],
+    X: ArrayLike,
+    y: ArrayLike,
+    ax: Axes | None = None,
+    *,
+    resolution: int = 200,
+    title: str | None = None,
+) -> Axes:
+    """Tint the plane by ``predict_fn`` (any classifier, e.g. a kernel perceptron) and scatter the data."""
+    X = np.asarray(X, dtype=float)
+    ax = new_axes(ax)
+    pad = 0.15 * (np.ptp(X, axis=0).max() or 1.0)
+    gx, gy = np.meshgrid(np.linspace(X[:, 0].min() - pad, X[:, 0].max() + pad, resolution),
+                         np.linspace(X[:, 1].min() - pad, X[:, 1].max() + pad, resolution))
+    z = np.asarray(predict_fn(np.column_stack([gx.ravel(), gy.ravel()]))).reshape(gx.shape)
+    ax.contourf(gx, gy, z, levels=[-1.5, 0, 1.5], colors=[CLASS_COLORS[-1], CLASS_COLORS[1]], alpha=0.15, zorder=0)
+    ax.contour(gx, gy, z, levels=[0], colors=[BOUNDARY_COLOR], linewidths=1.5, zorder=1)
+    plot_data(X, y, ax)
+    if title:
+        ax.set_title(title, y=_TITLE_Y)
+    return ax
+
+
+def figure_of(ax: Axes) -> Figure:
+    """The figure an axes belongs to (convenience for widget draw functions)."""
+    return ax.get_figure()  # type: ignore[return-value]
+
+
+def plot_weight_image(
+    w: ArrayLike,
+    shape: tuple[int, int] = (8, 8),
+    ax: Axes | None = None,
+    *,
+    title: str | None = None,
+    colorbar: bool = True,
+) -> Axes:
+    """Show a weight vector as an image, e.g. the 64 pixel weights of an 8x8 digit.
+
+    The colour scale is symmetric around 0, which is white: positive weights (evidence for
+    the +1 class) shade towards the +1 colour, negative ones towards the -1 colour, so the
+    picture reads the same way as the scatter plots.
+
+    Parameters
+    ----------
+    w : array_like of shape (shape[0] * shape[1],)
+        The weights, in row-major pixel order (as ``image.ravel()`` gives them).
+    shape : tuple of int, default (8, 8)
+        Rows and columns of the image.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when omitted.
+    title : str, optional
+    colorbar : bool, default True
+        Add a colour bar labelled "weight".
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        When ``w`` does not hold ``shape[0] * shape[1]`` finite numbers.
+
+    Examples
+    --------
+    >>> ax = plot_weight_image(np.linspace(-1.0, 1.0, 64))
+    >>> [float(v) for v in ax.images[0].get_clim()]
+    [-1.0, 1.0]
+    >>> plt.close(ax.figure)
+    """
+    from matplotlib.colors import LinearSegmentedColormap
+
+    w = np.asarray(w, dtype=float)
+    rows, cols = shape
+    if w.shape != (rows * cols,) or not np.all(np.isfinite(w)):
+        raise ValueError(f"w must hold {rows * cols} finite weights for a {rows}x{cols} image, got shape {w.shape}")
+    ax = new_axes(ax, size=(3.2, 2.8))
+    # An odd number of colours puts one entry exactly at the middle, so 0 is drawn pure white.
+    cmap = LinearSegmentedColormap.from_list("class_weights", [CLASS_COLORS[-1], "white", CLASS_COLORS[1]], N=255)
+    top = float(np.max(np.abs(w))) or 1.0  # all-zero weights: any symmetric scale shows white
+    image = ax.imshow(w.reshape(shape), cmap=cmap, vmin=-top, vmax=top, interpolation="nearest")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    if title:
+        ax.set_title(title, y=_TITLE_Y)
+    if colorbar:
+        ax.figure.colorbar(image, ax=ax, label="weight", shrink=0.85)
+    return ax
+
+
+def plot_margin(
+    X: ArrayLike,
+    y: ArrayLike,
+    w: ArrayLike,
+    b: float = 0.0,
+    ax: Axes | None = None,
+    *,
+    title: str | None = None,
+    legend: bool = True,
+    rtol: float = 1e-7,
+) -> Axes:
+    """A separator with its margin band and its closest points ringed (the support vectors).
+
+    Draws :func:`plot_classifier`, then the band of half-width ``gamma = min_i y_i (w.x_i + b) /
+    ||w||`` around the line (only when ``gamma > 0``: a hyperplane that misclassifies a point has
+    no band) and rings every point whose geometric margin is within ``rtol * R`` of the smallest,
+    with ``R = max_i ||x_i||``. For the maximum-margin hyperplane the ringed points are its
+    support vectors; for a misclassifying line they are the worst offenders.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, 2)
+    y : array_like of shape (n_samples,), labels in {-1, +1}
+    w : array_like of shape (2,), non-zero
+    b : float, default 0.0
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when omitted.
+    title : str, optional
+    legend : bool, default True
+    rtol : float, default 1e-7
+        Relative tolerance (in units of ``R``) for a point to count as closest.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        On invalid data or a zero ``w`` (from :func:`perceptron.geometric_margin`).
+
+    Examples
+    --------
+    >>> ax = plot_margin([[2.0, 0.0], [0.0, 0.0], [3.0, 1.0]], [1, -1, 1], [1.0, 0.0], -1.0)
+    >>> len(ax.collections[-1].get_offsets())  # the two points at distance 1 are ringed
+    2
+    >>> plt.close(ax.figure)
+    """
+    from .margins import functional_margins, radius
+
+    w = np.asarray(w, dtype=float)
+    margins = functional_margins(X, y, w, b)
+    norm = float(np.linalg.norm(w))
+    if norm == 0.0:
+        raise ValueError("w is the zero vector: it defines no hyperplane, so there is no margin to draw")
+    distances = margins / norm
+    gamma = float(distances.min())
+    ax = plot_classifier(X, y, w, b, ax, title=title, legend=False)
+    if gamma > 0:
+        plot_margin_band(w, b, gamma, ax)
+    closest = np.asarray(X, dtype=float)[distances <= gamma + rtol * radius(X)]
+    ax.scatter(closest[:, 0], closest[:, 1], s=170, facecolors="none", edgecolors=BOUNDARY_COLOR,
+               linewidths=1.5, zorder=5, label="closest points")
+    if legend:
+        ax.legend(loc="best", fontsize="small", framealpha=0.85)
+    return ax
+
+
+def plain_log_ticks(ax: Axes) -> Axes:
+    """Label log axes with plain numbers (1, 10, 100) and drop their minor ticks: both are slow to draw.
+
+    Mathtext powers (``10^2``) and the eight minor ticks per decade dominate the time to draw a
+    log-log figure, which matters for a slider; no tick is built for decades outside the view
+    either. Returns ``ax``.
+
+    Examples
+    --------
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.loglog([1, 1000], [1, 1000])
+    >>> plain_log_ticks(ax).xaxis.get_major_formatter()(100.0)
+    '100'
+    >>> plt.close(fig)
+    """
+    from matplotlib.ticker import FuncFormatter, NullLocator
+
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        axis.set_minor_locator(NullLocator())
+        _visible_ticks_only(axis)
+    return ax
+
+
+def plot_proof_race(q, ax: Axes | None = None, *, legend: bool = True) -> Axes:
+    """The convergence proof as a race on log-log axes, from :func:`perceptron.proof_quantities`.
+
+    Draws the proved lower bound ``k g`` on the alignment and the proved upper bound ``sqrt(k) R``
+    on the length (lines of slope 1 and 1/2, crossing at ``k = (R/g)^2``, marked by a dashed
+    vertical line), and the measured alignment ``u.w_k`` and length ``||w_k||`` of the run, all
+    divided by the learning rate. The measured points must stay between the two lines.
+
+    Parameters
+    ----------
+    q : ProofQuantities
+        What :func:`perceptron.proof_quantities` returns for a recorded run.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when omitted.
+    legend : bool, default True
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from perceptron import proof_quantities, train
+    >>> X, y = [[1.0, 0.0], [0.0, 1.0], [-0.5, -0.5]], [1, 1, -1]
+    >>> q = proof_quantities(X, y, train(X, y, bias="none", record=True), bias="none")
+    >>> ax = plot_proof_race(q)
+    >>> ax.get_title()
+    '2 mistakes, bound 2'
+    >>> plt.close(ax.figure)
+    """
+    ax = new_axes(ax, size=(5.6, 3.8))
+    k = np.geomspace(1, 1.6 * max(q.bound, 1.0), 100)
+    ax.loglog(k, k * q.margin, color=CLASS_COLORS[-1], label="kγ (proved lower bound)")
+    ax.loglog(k, np.sqrt(k) * q.radius, color=CLASS_COLORS[1], label="√k R (proved upper bound)")
+    ax.loglog(q.k, q.alignment, "o", ms=3, color=CLASS_COLORS[-1], label="w*·w_k (measured)")
+    ax.loglog(q.k, np.sqrt(q.sq_norm), "s", ms=3, color=CLASS_COLORS[1], label="‖w_k‖ (measured)")
+    ax.axvline(q.bound, color=BOUNDARY_COLOR, ls="--", lw=1, label="k = (R/γ)²")
+    plain_log_ticks(ax)
+    ax.set_xlabel("update k")
+    ax.set_title(f"{len(q.k)} mistakes, bound {q.bound:.0f}", y=_TITLE_Y)
+    if legend:
+        ax.legend(loc="upper left", fontsize="x-small", framealpha=0.85)
+    return ax
+
+
+def plot_proof_inequalities(q, *, title: str | None = None) -> Figure:
+    """Three panels, one per inequality of the convergence proof, along a recorded run.
+
+    ``||w_k||^2 <= k R^2`` (left), ``u.w_k >= k g`` (middle) and ``sqrt(k) g / R <= cos theta_k <= 1``
+    (right), with the measured sequence in the +1 colour and the proved bound in the -1 colour.
+
+    Parameters
+    ----------
+    q : ProofQuantities
+        What :func:`perceptron.proof_quantities` returns for a recorded run.
+    title : str, optional
+        Figure title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from perceptron import proof_quantities, train
+    >>> X, y = [[1.0, 0.0], [0.0, 1.0], [-0.5, -0.5]], [1, 1, -1]
+    >>> q = proof_quantities(X, y, train(X, y, bias="none", record=True), bias="none")
+    >>> fig = plot_proof_inequalities(q, title="tight")
+    >>> [ax.get_legend().get_texts()[1].get_text() for ax in fig.axes]
+    ['k R²', 'k γ', '√k γ / R']
+    >>> plt.close(fig)
+    """
+    fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.1))
+    fig.subplots_adjust(left=0.05, right=0.99, bottom=0.17, top=0.86, wspace=0.22)
+    panels = [(q.sq_norm, q.sq_norm_bound, "‖w_k‖² / η²", "k R²"),
+              (q.alignment, q.alignment_bound, "w*·w_k / η", "k γ"),
+              (q.cosine, q.cosine_bound, "cos θ_k", "√k γ / R")]
+    for ax, (measured, bound, name, bound_name) in zip(axes, panels):
+        ax.plot(q.k, measured, "o-", ms=3, color=CLASS_COLORS[1], label=name)
+        ax.plot(q.k, bound, color=CLASS_COLORS[-1], label=bound_name)
+        ax.set_xlabel("update k")
+        ax.legend(fontsize="small")
+    axes[2].axhline(1, color=BOUNDARY_COLOR, ls="--", lw=1)
+    if title:
+        fig.suptitle(title)
+    return fig

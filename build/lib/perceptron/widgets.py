@@ -1,0 +1,150 @@
+"""Sliders that work in Jupyter (a live ipywidgets control) and in the static HTML book.
+
+A :class:`SliderFigure` is displayed as one output carrying two views of the same figure:
+
+* ``application/vnd.jupyter.widget-view+json``: a live slider; moving it calls ``draw`` again.
+  Jupyter, JupyterLab and Binder prefer this view.
+* ``text/html``: every slider position drawn in advance when the notebook executes, as PNG
+  frames behind a plain ``<input type="range">`` and a few lines of inline JavaScript, with no
+  kernel and no network. The book is configured (``nb_mime_priority_overrides``) to prefer it.
+
+The science stays in Python: the static view shows frames that ``draw`` produced.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+
+_SCRIPT = """
+(function () {
+  var root = document.currentScript.parentNode;
+  var data = JSON.parse(root.querySelector('script[type="application/json"]').textContent);
+  var input = root.querySelector('input');
+  var out = root.querySelector('output');
+  var img = root.querySelector('img');
+  function show(k) { img.src = data.frames[k]; out.textContent = data.labels[k]; }
+  input.addEventListener('input', function () { show(+input.value); });
+})();
+"""
+
+
+def figure_to_png(fig: Figure, *, dpi: int = 80) -> bytes:
+    """Render a figure to PNG bytes (no timestamp, so re-running gives the same bytes) and close it."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+@dataclass
+class SliderFigure:
+    """A figure driven by one slider, live in Jupyter and pre-computed for the static book.
+
+    Parameters
+    ----------
+    draw : callable
+        ``draw(value) -> matplotlib.figure.Figure``; it must build a new figure each call.
+    values : sequence
+        The slider positions (numbers or short labels), in order.
+    name : str
+        The slider's label, e.g. ``"learning rate η"``.
+    initial : int, default 0
+        Index in ``values`` shown first.
+    fmt : str, default "{:g}"
+        How a value is printed next to the slider.
+    dpi : int, default 80
+        Resolution of the pre-computed frames (keeps pages small).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> def draw(k):
+    ...     fig, ax = plt.subplots()
+    ...     ax.plot([0, 1], [0, k])
+    ...     return fig
+    >>> s = SliderFigure(draw, [1, 2, 3], name="slope")
+    >>> len(s.frames())
+    3
+    """
+
+    draw: Callable[[Any], Figure]
+    values: Sequence[Any]
+    name: str
+    initial: int = 0
+    fmt: str = "{:g}"
+    dpi: int = 80
+    _frames: list[bytes] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.values) < 2:
+            raise ValueError("a slider needs at least two values")
+        if not 0 <= self.initial < len(self.values):
+            raise ValueError(f"initial must index values (0..{len(self.values) - 1}), got {self.initial}")
+
+    def label(self, value: Any) -> str:
+        """The text shown beside the slider for ``value``."""
+        try:
+            return self.fmt.format(value)
+        except (TypeError, ValueError):
+            return str(value)
+
+    def frames(self) -> list[bytes]:
+        """PNG bytes of the figure at every slider position (computed once)."""
+        if self._frames is None:
+            self._frames = [figure_to_png(self.draw(v), dpi=self.dpi) for v in self.values]
+        return self._frames
+
+    def static_html(self) -> str:
+        """A self-contained HTML slider over the pre-computed frames (no kernel, no network)."""
+        frames = ["data:image/png;base64," + base64.b64encode(png).decode() for png in self.frames()]
+        labels = [self.label(v) for v in self.values]
+        payload = json.dumps({"frames": frames, "labels": labels})
+        name = html.escape(self.name)
+        k = self.initial
+        return (
+            f'<div class="perceptron-slider">'
+            f'<label>{name} <input type="range" min="0" max="{len(frames) - 1}" step="1" value="{k}" '
+            f'aria-label="{name}"></label> <output>{html.escape(labels[k])}</output><br>'
+            f'<img src="{frames[k]}" alt="figure for {name} = {html.escape(labels[k])}">'
+            f'<script type="application/json">{payload}</script>'
+            f"<script>{_SCRIPT}</script></div>"
+        )
+
+    def live_widget(self) -> Any:
+        """The ipywidgets view: a selection slider over ``values`` and the figure as an image.
+
+        The figure is re-rendered to PNG on every move and shown in an ``Image`` widget, so
+        nothing is printed into the cell (an ``Output`` widget would leak into the cell's
+        outputs wherever no widget front end captures them, e.g. under nbval).
+        """
+        import ipywidgets as widgets
+
+        slider = widgets.SelectionSlider(options=[(self.label(v), i) for i, v in enumerate(self.values)],
+                                         value=self.initial, description=self.name,
+                                         style={"description_width": "initial"},
+                                         layout=widgets.Layout(width="420px"))
+        image = widgets.Image(value=self.frames()[self.initial], format="png")
+
+        def redraw(change: dict) -> None:
+            image.value = figure_to_png(self.draw(self.values[change["new"]]), dpi=self.dpi)
+
+        slider.observe(redraw, names="value")
+        return widgets.VBox([slider, image])
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        bundle: dict[str, Any] = {}
+        try:
+            bundle.update(self.live_widget()._repr_mimebundle_())
+        except ImportError:  # no ipywidgets installed: the static view is enough
+            pass
+        bundle["text/html"] = self.static_html()
+        bundle["text/plain"] = f"SliderFigure: {self.name} over {len(self.values)} positions"
+        return bundle
