@@ -107,13 +107,15 @@ box => {
 
 
 def keypress_latencies(page, box, presses: int) -> list[float]:
-    """Milliseconds from a real ArrowRight keydown on the focused slider to a new, loaded image."""
+    """Milliseconds from a real arrow-key keydown on the focused slider to a new, loaded image
+    (ArrowRight, or ArrowLeft when the slider starts at its last position)."""
     handle = box.locator(".noUi-handle").first
     handle.focus()
     times = []
     for _ in range(presses):
+        at_end = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
         box.evaluate(WATCH_JS)
-        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
         times.append(page.evaluate("window.__newImage"))
     return times
 
@@ -125,7 +127,8 @@ def test_chapter_runs_renders_and_slides_in_jupyterlab(lab, browser, chapter):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        page.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?token={token}", wait_until="domcontentloaded")
+        # ?reset: a fresh workspace, so only this chapter is open (not the previous test's too).
+        page.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?reset&token={token}", wait_until="domcontentloaded")
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
         # JupyterLab may ask which kernel to start: take the one it proposes (.venv's Python 3).
         try:
@@ -164,5 +167,10 @@ def test_chapter_runs_renders_and_slides_in_jupyterlab(lab, browser, chapter):
         data[chapter] = {"median_ms": round(median, 1), "all_ms": [round(t, 1) for t in latencies]}
         out.write_text(json.dumps(data, indent=1))
         assert not errors, f"{chapter}: page errors {errors[:3]}"
+    except Exception:
+        shots = ROOT / "_build" / "screenshots"
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / f"lab-{chapter}.png"))
+        raise
     finally:
         page.close()
