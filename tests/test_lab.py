@@ -46,10 +46,12 @@ def lab(tmp_path_factory):
         (root / "notebooks" / f"{name}.ipynb").write_text(json.dumps(nb))
     settings = root / ".settings"
     # Render every cell (no windowing, so off-screen outputs are in the DOM) and never autosave.
-    for plugin, values in {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
-                           "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
-                           "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
-                                                                            "checkForUpdates": False}}.items():
+    overrides = {
+        "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none", "autoStartDefaultKernel": True},
+        "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
+        "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+    }
+    for plugin, values in overrides.items():
         path = settings / f"{plugin}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
@@ -130,12 +132,13 @@ def test_chapter_runs_renders_and_slides_in_jupyterlab(lab, browser, chapter):
         # ?reset: a fresh workspace, so only this chapter is open (not the previous test's too).
         page.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?reset&token={token}", wait_until="domcontentloaded")
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
-        # JupyterLab may ask which kernel to start: take the one it proposes (.venv's Python 3).
-        try:
-            page.locator(".jp-Dialog .jp-mod-accept").click(timeout=15_000)
-        except Exception:  # no dialog: the notebook's kernel started by itself
-            pass
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
+        # The kernel starts by itself (autoStartDefaultKernel); should JupyterLab still ask, accept.
+        idle = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
+        page.wait_for_selector(f".jp-Dialog .jp-mod-accept, {idle}", timeout=90_000)
+        page.wait_for_timeout(1000)
+        if page.locator(".jp-Dialog .jp-mod-accept").count():
+            page.locator(".jp-Dialog .jp-mod-accept").click()
+        page.wait_for_selector(idle, timeout=90_000)
         page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
         page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
         # Wait until every code cell has an execution count: no "[ ]" or "[*]" prompt left.
