@@ -122,6 +122,23 @@ def keypress_latencies(page, box, presses: int) -> list[float]:
     return times
 
 
+def wait_for_kernel(page, url: str, token: str, chapter: str) -> None:
+    """Until the server has an idle kernel session for the chapter (accepting a kernel dialog if any)."""
+    from urllib.request import urlopen
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if page.locator(".jp-Dialog .jp-mod-accept").count():
+            page.locator(".jp-Dialog .jp-mod-accept").click()
+        with urlopen(f"{url}/api/sessions?token={token}") as answer:
+            sessions = json.load(answer)
+        if any(s["path"].endswith(f"{chapter}.ipynb") and s["kernel"]["execution_state"] == "idle" for s in sessions):
+            page.wait_for_timeout(1000)
+            return
+        page.wait_for_timeout(500)
+    raise AssertionError(f"{chapter}: no kernel became idle in 120 s")
+
+
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_chapter_runs_renders_and_slides_in_jupyterlab(lab, browser, chapter):
     url, token = lab
@@ -133,14 +150,20 @@ def test_chapter_runs_renders_and_slides_in_jupyterlab(lab, browser, chapter):
         page.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?reset&token={token}", wait_until="domcontentloaded")
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
         # The kernel starts by itself (autoStartDefaultKernel); should JupyterLab still ask, accept.
-        idle = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
-        page.wait_for_selector(f".jp-Dialog .jp-mod-accept, {idle}", timeout=90_000)
-        page.wait_for_timeout(1000)
-        if page.locator(".jp-Dialog .jp-mod-accept").count():
-            page.locator(".jp-Dialog .jp-mod-accept").click()
-        page.wait_for_selector(idle, timeout=90_000)
-        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
-        page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+        wait_for_kernel(page, url, token, chapter)
+        # Run > Run All Cells; a click that lands before the notebook is wired to its kernel is
+        # dropped silently, so it is repeated until some cell is queued or running.
+        for _ in range(4):
+            page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+            page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+            try:
+                page.wait_for_function(r"""() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+                    .some(p => !/^\[ \]:$/.test(p.textContent.trim()))""", timeout=20_000, polling=250)
+                break
+            except Exception:
+                continue
+        else:
+            raise AssertionError(f"{chapter}: Run All Cells started no cell")
         # Wait until every code cell has an execution count: no "[ ]" or "[*]" prompt left.
         page.wait_for_function(r"""() => {
             const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
