@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -43,8 +44,13 @@ def run(cmd: list, **kwargs) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    run([sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", out, ROOT])
+    # Built from a copy of the sources: setuptools' build/ folder would otherwise linger in the checkout
+    # (and a module deleted from src/ could survive in it, into the next wheel).
+    tree, out = tmp_path_factory.mktemp("tree"), tmp_path_factory.mktemp("dist")
+    shutil.copytree(ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tree / name)
+    run([sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", out, tree])
     return out
 
 
