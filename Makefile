@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse
+.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab
 
 install: $(STAMP)
 
@@ -13,10 +13,13 @@ install: $(STAMP)
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	@# The distribution was called `perceptron` before 0.1.0 became perceptron-course: drop the old name.
+	@$(BIN)/python -m pip uninstall --quiet --yes perceptron 2>/dev/null || true
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
-# Execute the chapters (cached by jupyter-cache) and build the HTML book; any warning fails it.
+# Execute the chapters (cached by jupyter-cache) and build the HTML book; any warning fails it. The
+# build also writes the Jupyter-native chapters (no MyST) to _build/jupyter (book/_ext/jupyter_notebooks.py).
 book: $(STAMP)
 	$(BIN)/python tools/vendor_mathjax.py
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
@@ -107,12 +110,18 @@ pdf-test: pdf
 lighthouse: $(STAMP) browser node_modules
 	$(PYTEST) -p no:cacheprovider -s tests/lighthouse
 
+# JupyterLab from .venv (pinned in the lock, with jupyterlab-myst) on the chapters, kernel = .venv's Python.
+lab: $(STAMP)
+	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) --ServerApp.default_url=/lab/tree/notebooks \
+		$(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+
 bench: $(STAMP) browser
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/widget_callbacks.py
 	$(BIN)/python benchmarks/playground.py
 
-# Student notebooks and autograder zips of the homework (otter assign, no Docker) in _build/homework.
+# Student notebooks and autograder zips of the homework (otter assign, no Docker) in _build/homework,
+# and the student notebooks' Jupyter-native copies beside the chapters' in _build/jupyter/notebooks/homework.
 # `make homework SECRET=...` draws the hidden tests' data from an instructor's secret (give it in the
 # environment, not on a shared machine's command line); an assignment is rebuilt when its master,
 # the homework package or the secret change.
@@ -124,6 +133,7 @@ _build/homework/.secret: FORCE
 	@printf '%s' "$(SECRET)" | sha256sum | cmp -s - $@ 2>/dev/null || printf '%s' "$(SECRET)" | sha256sum > $@
 _build/homework/%/manifest.json: notebooks/homework/%.ipynb $(HOMEWORK_SRC) _build/homework/.secret $(STAMP)
 	HOMEWORK_SECRET="$(SECRET)" $(BIN)/python tools/homework.py build $< --out _build/homework
+	$(BIN)/python tools/jupyter_homework.py
 
 # Grade a class of 100 generated submissions with --jobs 2 and print the throughput.
 bench-homework: $(STAMP) sandbox
@@ -134,8 +144,8 @@ lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
 	.lock-venv/bin/python -m pip install --quiet -r requirements.in
 	{ sed -n '1,3p' requirements.lock; .lock-venv/bin/python -m pip freeze --all | grep -v '^pip=='; } > requirements.lock.new
-	mv requirements.lock.new requirements.lock && rm -rf .lock-venv
-	$(PYTHON) tools/write_environment_yml.py
+	mv requirements.lock.new requirements.lock
+	.lock-venv/bin/python tools/write_environment_yml.py && rm -rf .lock-venv
 
 FORCE:
 

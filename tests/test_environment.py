@@ -1,4 +1,5 @@
-"""The pinned environment: requirements.lock (what `make` installs) and environment.yml (Binder) agree."""
+"""The pinned environment: requirements.lock (what `make` installs) and environment.yml (Binder) agree;
+the distribution is perceptron-course with one version."""
 
 from __future__ import annotations
 
@@ -40,12 +41,31 @@ def environment_pins() -> dict[str, str]:
     return pins
 
 
-def test_lock_and_environment_pin_the_same_versions():
+def test_environment_pins_are_the_locks_versions():
     lock, env = lock_pins(), environment_pins()
-    only_lock = sorted(set(lock) - set(env))
     only_env = sorted(set(env) - set(lock))
     differ = sorted(f"{k}: lock {lock[k]} vs environment.yml {env[k]}" for k in set(lock) & set(env) if lock[k] != env[k])
-    assert not (only_lock or only_env or differ), f"only in lock: {only_lock}; only in environment.yml: {only_env}; differ: {differ}"
+    assert not (only_env or differ), f"only in environment.yml: {only_env}; differ: {differ}"
+
+
+def test_environment_holds_what_a_student_runs_and_nothing_else():
+    """Binder gets the runtime closure (package, grader, JupyterLab + jupyterlab-myst), not the dev stack."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from write_environment_yml import closure, roots
+
+    env = set(environment_pins())
+    needed = closure(roots())
+    assert env == needed, f"missing: {sorted(needed - env)}; not needed: {sorted(env - needed)} (run make lock)"
+    for package in ("jupyterlab", "jupyterlab-myst", "otter-grader", "numpy", "ipywidgets", "ipykernel"):
+        assert package in env, f"{package} missing from environment.yml"
+    for dev_tool in ("jupyter-book", "pytest", "playwright", "hypothesis", "nbval", "coverage", "build"):
+        assert dev_tool not in env, f"{dev_tool} is a development tool, not for Binder"
+
+
+def test_binder_installs_the_package_itself():
+    assert "pip install --no-deps" in (ROOT / "postBuild").read_text()
 
 
 def test_environment_yml_uses_python_311():
@@ -53,7 +73,8 @@ def test_environment_yml_uses_python_311():
     assert "python=3.11" in env["dependencies"]
 
 
-@pytest.mark.parametrize("package", ["jupyter-book", "numpy", "scikit-learn", "nbval", "otter-grader"])
+@pytest.mark.parametrize("package", [
+    "jupyter-book", "numpy", "scikit-learn", "nbval", "otter-grader", "jupyterlab", "jupyterlab-myst"])
 def test_installed_versions_match_the_lock(package):
     from importlib.metadata import version
 
@@ -71,3 +92,18 @@ def test_package_dependencies_are_all_pinned():
     lock = lock_pins()
     missing = [d for d in deps if normalise(re.split(r"[<>=!~ \[]", d)[0]) not in lock]
     assert not missing, f"declared in pyproject.toml but not pinned in requirements.lock: {missing}"
+
+
+def test_distribution_name_and_single_version():
+    """The distribution cannot collide with PyPI's unrelated `perceptron`; the version is in one file."""
+    import tomllib
+    from importlib.metadata import version
+
+    import perceptron
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["name"] == "perceptron-course"
+    assert "version" not in project and "version" in project["dynamic"]
+    text = (ROOT / "src" / "perceptron" / "_version.py").read_text()
+    assert f'__version__ = "{perceptron.__version__}"' in text
+    assert version("perceptron-course") == perceptron.__version__, "stale install: run make install"

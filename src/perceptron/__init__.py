@@ -11,6 +11,7 @@ everything; the result types live in ``results``; each algorithm has its own mod
 """
 
 from . import datasets, losses
+from ._version import __version__
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
 from .kernel import KernelPerceptron, kernel_predict, kernel_train
@@ -24,8 +25,6 @@ from .proof import proof_quantities
 from .results import BestLine, Cycle, Hyperplane, MaxMargin, ProofQuantities, SGDResult, TrainResult, Update
 from .sgd import train_sgd
 from .training import train
-
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str):

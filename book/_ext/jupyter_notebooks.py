@@ -1,0 +1,307 @@
+"""Sphinx extension: Jupyter-native copies of the chapters in _build/jupyter, for places without MyST.
+
+Colab, a JupyterHub and the notebook download button open these instead of the MyST sources. After
+the HTML build, every chapter notebook is copied to ``_build/jupyter/<same path>.ipynb`` with its
+outputs, and each Markdown cell is rewritten to plain Jupyter Markdown from the build's own data,
+so the numbers are the book's:
+
+- ``{prf:theorem}``, ``{prf:lemma}``, ... and ``{exercise}`` blocks become a bold heading with the
+  book's number ("**Lemma 2.1** (title)") and an HTML anchor; ``{prf:proof}`` starts with *Proof.*;
+  ``{solution}`` is folded in ``<details><summary>``; ``{literalinclude}`` becomes a code block;
+- ``{prf:ref}``, ``{ref}``, ``{doc}`` become links to that page of the published book;
+- ``{cite}`` becomes (Author, year) text, ``{cite:t}`` Author (year), with the entries listed under
+  "References" at the end of the notebook.
+
+Why not a converter package: sphinx-tojupyter (the maintained Sphinx-to-notebook builder) rebuilds
+notebooks from the doctree, which drops the committed outputs (it would re-execute everything through
+dask), points cross-references at local .ipynb files rather than the published book and has no folded
+solutions; jupytext changes the file format but leaves MyST markup as it is. Both need the numbers
+the book assigns, which only this Sphinx build knows. See tests/test_jupyter_notebooks.py.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+
+FENCE_OPEN = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}[ \t]*(?P<arg>.*)$")
+OPTION = re.compile(r"^:(?P<key>[\w-]+):[ \t]*(?P<value>.*)$")
+ROLE = re.compile(r"\{(?P<role>[\w:-]+)\}`(?P<body>[^`]+)`")
+EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
+LABEL_LINE = re.compile(r"^\((?P<label>[\w:.-]+)\)=[ \t]*$", re.M)
+ADMONITIONS = {"note", "tip", "important", "warning", "caution", "attention", "hint", "seealso"}
+
+
+def book_url(app: Sphinx) -> str:
+    """The published book's address: html_baseurl if set, else GitHub Pages of repository.url."""
+    if app.config.html_baseurl:
+        return app.config.html_baseurl.rstrip("/") + "/"
+    repo = (app.config.html_theme_options or {}).get("repository_url", "")
+    match = re.match(r"https://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$", repo)
+    if not match:
+        raise ValueError(f"cannot derive the book's address from repository.url {repo!r}; set html.baseurl")
+    return f"https://{match[1]}.github.io/{match[2]}/"
+
+
+class Converter:
+    """Rewrites the Markdown of one chapter (``docname``) using the build environment."""
+
+    def __init__(self, app: Sphinx, docname: str, base: str):
+        self.app, self.env, self.docname, self.base = app, app.env, docname, base
+        self.cited: list[str] = []
+        self.bib = bibliography(app)
+
+    # -- numbers and targets -------------------------------------------------------------------
+    def number(self, docname: str, countertype: str, label: str) -> str:
+        numbers = self.env.toc_fignumbers.get(docname, {}).get(countertype, {}).get(label)
+        if not numbers:
+            raise ValueError(f"{self.docname}: no number for {countertype} {label!r}")
+        return ".".join(map(str, numbers))
+
+    def proof_heading(self, label: str) -> str:
+        entry = self.env.proof_list[label]
+        kind = entry["realtype"].title()
+        if entry.get("nonumber"):
+            return kind
+        return f"{kind} {self.number(entry['docname'], entry['countertype'], label)}"
+
+    def exercise_heading(self, label: str) -> str:
+        entry = self.env.sphinx_exercise_registry[label]
+        return self.app.config.numfig_format["exercise"] % self.number(entry["docname"], "exercise", label)
+
+    def page(self, docname: str, anchor: str = "") -> str:
+        return f"{self.base}{docname}.html" + (f"#{anchor}" if anchor else "")
+
+    def resolve_doc(self, target: str) -> str:
+        if target.startswith("/"):
+            return target.lstrip("/")
+        folder = self.docname.rsplit("/", 1)[0] if "/" in self.docname else ""
+        parts = (folder.split("/") if folder else []) + target.split("/")
+        out: list[str] = []
+        for part in parts:
+            if part == "..":
+                out.pop()
+            elif part not in ("", "."):
+                out.append(part)
+        return "/".join(out)
+
+    # -- roles ---------------------------------------------------------------------------------
+    def role(self, match: re.Match) -> str:
+        role, body = match["role"], match["body"]
+        explicit = EXPLICIT.match(body)
+        text, target = (explicit["text"], explicit["target"]) if explicit else (None, body.strip())
+        if role == "doc":
+            doc = self.resolve_doc(target)
+            if doc not in self.env.titles:
+                raise ValueError(f"{self.docname}: {{doc}} target {target!r} is not a page of the book")
+            return f"[{text or self.env.titles[doc].astext()}]({self.page(doc)})"
+        if role == "prf:ref":
+            entry = self.env.proof_list.get(target)
+            if entry is None:
+                raise ValueError(f"{self.docname}: unknown {{prf:ref}} label {target!r}")
+            return f"[{text or self.proof_heading(target)}]({self.page(entry['docname'], target)})"
+        if role in ("ref", "numref"):
+            registry = getattr(self.env, "sphinx_exercise_registry", {})
+            if target in registry:
+                entry = registry[target]
+                return f"[{text or self.exercise_heading(target)}]({self.page(entry['docname'], target)})"
+            if target in self.env.proof_list:
+                entry = self.env.proof_list[target]
+                return f"[{text or self.proof_heading(target)}]({self.page(entry['docname'], target)})"
+            labels = self.env.domaindata["std"]["labels"]
+            if target not in labels:
+                raise ValueError(f"{self.docname}: unknown {{ref}} label {target!r}")
+            docname, anchor, title = labels[target]
+            return f"[{text or title}]({self.page(docname, anchor)})"
+        if role.startswith("cite"):
+            keys = [k.strip() for k in target.split(",")]
+            for key in keys:
+                if key not in self.bib:
+                    raise ValueError(f"{self.docname}: unknown citation key {key!r}")
+                if key not in self.cited:
+                    self.cited.append(key)
+            if role in ("cite:t", "cite:ts"):
+                return "; ".join(f"[{self.bib[k]['authors']} ({self.bib[k]['year']})](#cite-{k})" for k in keys)
+            return "(" + "; ".join(f"[{self.bib[k]['authors']}, {self.bib[k]['year']}](#cite-{k})" for k in keys) + ")"
+        if role in ("math", "eq"):
+            return f"${body}$" if role == "math" else f"({body})"
+        raise ValueError(f"{self.docname}: MyST role {{{role}}} has no Jupyter rendering")
+
+    def inline(self, text: str) -> str:
+        text = LABEL_LINE.sub(lambda m: f'<a id="{m["label"]}"></a>', text)
+        return ROLE.sub(self.role, text)
+
+    # -- directives ----------------------------------------------------------------------------
+    def directive(self, name: str, arg: str, options: dict[str, str], body: str) -> str:
+        label = options.get("label", "")
+        anchor = f'<a id="{label}"></a>\n\n' if label else ""
+        content = self.markdown(body).strip("\n")
+        title = f" ({self.inline(arg)})." if arg else ""
+        if name == "prf:proof":
+            opening = "*Proof.* " if content[:1].isalpha() else "*Proof.*\n\n"
+            closing = " ∎" if content.rstrip()[-1:].isalnum() or content.rstrip()[-1:] in ".)" else "\n\n∎"
+            return f"{anchor}{opening}{content}{closing}"
+        if name.startswith("prf:"):
+            heading = self.proof_heading(label) if label else name[4:].title()
+            return f"{anchor}**{heading}{title or '.'}**\n\n{content}"
+        if name == "exercise":
+            heading = self.exercise_heading(label) if label else "Exercise"
+            return f"{anchor}**{heading}{title or '.'}**\n\n{content}"
+        if name == "solution":
+            target = arg.strip()
+            heading = self.exercise_heading(target) if target in self.env.sphinx_exercise_registry else target
+            return (f"{anchor}<details>\n<summary>Solution to {heading}</summary>\n\n{content}\n\n</details>")
+        if name == "literalinclude":
+            return self.literalinclude(arg, options)
+        if name in ADMONITIONS or name == "admonition":
+            head = arg if name == "admonition" else name.title()
+            return f"**{self.inline(head)}.** {content}"
+        raise ValueError(f"{self.docname}: MyST directive {{{name}}} has no Jupyter rendering")
+
+    def literalinclude(self, arg: str, options: dict[str, str]) -> str:
+        source = Path(self.env.doc2path(self.docname)).parent / arg.strip()
+        code = source.read_text(encoding="utf-8")
+        if "pyobject" in options:
+            tree = ast.parse(code)
+            node = next(n for n in ast.walk(tree) if getattr(n, "name", None) == options["pyobject"])
+            start = node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else node.lineno
+            code = "\n".join(code.splitlines()[start - 1:node.end_lineno])
+        return f"```{options.get('language', '')}\n{code.rstrip()}\n```"
+
+    def markdown(self, text: str) -> str:
+        lines, out, i = text.split("\n"), [], 0
+        while i < len(lines):
+            opened = FENCE_OPEN.match(lines[i])
+            if not opened:
+                out.append(lines[i])
+                i += 1
+                continue
+            fence, j, options = opened["fence"], i + 1, {}
+            while j < len(lines) and OPTION.match(lines[j]):
+                option = OPTION.match(lines[j])
+                options[option["key"]] = option["value"].strip()
+                j += 1
+            body = []
+            while j < len(lines) and not (lines[j].strip().startswith(fence[0] * len(fence))
+                                          and set(lines[j].strip()) == {fence[0]}):
+                body.append(lines[j])
+                j += 1
+            if j == len(lines):
+                raise ValueError(f"{self.docname}: unclosed {fence}{{{opened['name']}}} block")
+            out.append(self.directive(opened["name"], opened["arg"].strip(), options, "\n".join(body)))
+            i = j + 1
+        return self.inline_outside_code("\n".join(out))
+
+    def inline_outside_code(self, text: str) -> str:
+        """Rewrite roles everywhere except inside fenced code blocks."""
+        parts = re.split(r"(^```[^\n]*\n.*?^```[ \t]*$)", text, flags=re.M | re.S)
+        return "".join(part if part.startswith("```") else self.inline(part) for part in parts)
+
+    def references_cell(self) -> str | None:
+        if not self.cited:
+            return None
+        entries = "\n".join(f'- <a id="cite-{k}"></a>{self.bib[k]["entry"]}' for k in self.cited)
+        return f"## References\n\n{entries}\n"
+
+
+_BIB_CACHE: dict[str, dict] = {}
+
+
+def bibliography(app: Sphinx) -> dict[str, dict]:
+    """Author-year labels and formatted entries of every key in the project's .bib files."""
+    if "entries" in _BIB_CACHE:
+        return _BIB_CACHE["entries"]
+    from pybtex.database import parse_file
+    from pybtex.plugin import find_plugin
+
+    style = find_plugin("pybtex.style.formatting", "plain")()
+    backend = find_plugin("pybtex.backends", "markdown")()
+    out = {}
+    for name in app.config.bibtex_bibfiles:
+        data = parse_file(str(Path(app.srcdir) / name))
+        formatted = {e.key: e.text.render(backend) for e in style.format_entries(data.entries.values())}
+        for key, entry in data.entries.items():
+            people = entry.persons.get("author") or entry.persons.get("editor") or []
+            last = [" ".join(p.last_names).replace("{", "").replace("}", "") for p in people]
+            if len(last) > 2:
+                authors = f"{last[0]} et al."
+            elif last:
+                authors = " and ".join(last)
+            else:
+                authors = entry.fields.get("organization", entry.fields.get("title", key))
+            out[key] = {"authors": authors, "year": entry.fields.get("year", "n.d."),
+                        "entry": " ".join(formatted[key].replace("\\", "").split())}
+    _BIB_CACHE["entries"] = out
+    return out
+
+
+def convert(app: Sphinx, docname: str, base: str) -> dict:
+    source = Path(app.env.doc2path(docname))
+    notebook = json.loads(source.read_text(encoding="utf-8"))
+    converter = Converter(app, docname, base)
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "markdown":
+            text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            cell["source"] = converter.markdown(text)
+    references = converter.references_cell()
+    if references:
+        notebook["cells"].append({"cell_type": "markdown", "id": "book-references", "metadata": {},
+                                  "source": references})
+    notebook["metadata"]["perceptron_book"] = {"page": converter.page(docname)}
+    return notebook
+
+
+def write_notebooks(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.name != "html":
+        return
+    out = Path(app.outdir).parent / "jupyter"
+    base = book_url(app)
+    count = 0
+    for docname in sorted(app.env.found_docs):
+        if Path(app.env.doc2path(docname)).suffix != ".ipynb":
+            continue
+        try:
+            notebook = convert(app, docname, base)
+        except (ValueError, KeyError, StopIteration) as error:
+            logger.warning(f"jupyter notebook for {docname}: {error!r}", location=docname)
+            continue
+        text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+        target = out / f"{docname}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        # The page's download button serves _sources/<docname>.ipynb: make it this notebook too.
+        download = Path(app.outdir) / "_sources" / f"{docname}.ipynb"
+        if download.exists():
+            download.write_text(text, encoding="utf-8")
+        count += 1
+    logger.info(f"Jupyter-native notebooks: {count} written to {out}")
+
+
+def point_launch_buttons(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Colab and JupyterHub open the Jupyter-native notebook, published on its own branch.
+
+    Binder keeps the repository's main branch: its environment has jupyterlab-myst, which renders
+    the MyST sources as the book does. Runs after sphinx-book-theme's add_launch_buttons (501).
+    """
+    branch = app.config.jupyter_notebooks_branch
+    source = (app.config.html_theme_options or {}).get("repository_branch", "main")
+    for group in context.get("header_buttons", []):
+        for button in group.get("buttons", []) if isinstance(group, dict) else []:
+            if button.get("text") == "Colab":
+                button["url"] = button["url"].replace(f"/blob/{source}/", f"/blob/{branch}/", 1)
+            elif button.get("text") == "JupyterHub":
+                button["url"] = button["url"].replace(f"branch={source}", f"branch={branch}", 1)
+
+
+def setup(app: Sphinx) -> dict[str, bool]:
+    app.add_config_value("jupyter_notebooks_branch", "jupyter", "html")
+    app.connect("html-page-context", point_launch_buttons, priority=502)
+    app.connect("build-finished", write_notebooks)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

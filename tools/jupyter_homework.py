@@ -1,0 +1,41 @@
+"""Jupyter-native homework: the student notebooks of `make homework`, ready for Colab and JupyterHub.
+
+otter assign puts its init cell (``import otter``) first, above the notebook's own setup cell, so in
+Colab the init cell would fail before the setup cell could install otter-grader and the package. This
+copies every ``_build/homework/<hw>/student/<hw>.ipynb`` to ``_build/jupyter/notebooks/homework/<hw>.ipynb``
+(beside the chapters' Jupyter-native copies) with the setup cell moved to the top. Nothing else changes:
+the homework masters hold plain Jupyter Markdown (tests/test_jupyter_notebooks.py checks it).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from setup_cell import ROOT, is_setup_cell  # noqa: E402
+
+
+def setup_cell_first(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
+    setup = [i for i, cell in enumerate(nb.cells) if is_setup_cell(cell)]
+    if len(setup) != 1:
+        raise ValueError(f"{name}: expected one setup cell, found {len(setup)} (run tools/setup_cell.py)")
+    nb.cells.insert(0, nb.cells.pop(setup[0]))
+    return nb
+
+
+def main(src: Path = ROOT / "_build" / "homework", out: Path = ROOT / "_build" / "jupyter" / "notebooks" / "homework") -> int:
+    written = 0
+    for student in sorted(src.glob("*/student/*.ipynb")):
+        nb = setup_cell_first(nbformat.read(student, as_version=4), student.name)
+        out.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, out / student.name)
+        written += 1
+    print(f"Jupyter-native homework: {written} notebooks in {out.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

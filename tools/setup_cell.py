@@ -1,0 +1,140 @@
+"""The setup cell at the top of every chapter and homework notebook, written from one template.
+
+The cell must run before the package is installed, so it cannot import it: it is a few lines of
+standard-library Python that the notebooks carry verbatim. Where the book's own ``perceptron``
+(distribution ``perceptron-course`` at the book's version) is importable it does nothing and prints
+nothing (the project's .venv, Binder after postBuild, a lab that installed it); anywhere else (Colab,
+a JupyterHub, Kaggle, a bare Jupyter) it removes the unrelated PyPI project ``perceptron`` if present
+(it imports as ``perceptron`` too), installs ours and says so in one line. ``PERCEPTRON_INSTALL_FROM``
+(anything ``pip install`` accepts) overrides where from; the default is the book's release, the
+repository named once in ``_config.yml`` (``repository.url``) at the tag ``v<version>``.
+
+    python tools/setup_cell.py          # insert or refresh the cell in every notebook
+    python tools/setup_cell.py --check  # exit 1 if a notebook's cell is missing or stale
+
+tests/test_setup_cell.py runs the check and executes the cell in clean and polluted environments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+HOMEWORK = sorted((ROOT / "notebooks" / "homework").glob("hw*.ipynb"))
+DISTRIBUTION = "perceptron-course"
+FIRST_LINE = "# Setup: the book's `perceptron` package"
+TAGS = ["remove-cell"]  # hidden in the HTML book; nbval and every Jupyter still run it
+
+TEMPLATE = '''\
+# Setup: the book's `perceptron` package ({dist} {version}). Does
+# nothing where it is installed; elsewhere (Colab, JupyterHub, Kaggle) installs
+# it, from $PERCEPTRON_INSTALL_FROM if set, replacing PyPI's unrelated one.
+import importlib, importlib.metadata as md, os, subprocess, sys
+BOOK = "{dist}", "{version}"
+SOURCE = "git+{url}@v{version}"{extra_def}
+
+def installed(dist):
+    try:
+        return md.version(dist)
+    except md.PackageNotFoundError:
+        return None
+
+def pip(*args):
+    done = subprocess.run([sys.executable, "-m", "pip", "-q", *args],
+                          capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"pip {{' '.join(args)}} failed:\\n{{done.stderr}}")
+
+wrong = installed(BOOK[0]) != BOOK[1] or installed("perceptron") is not None{extra_test}
+if wrong:
+    source = os.environ.get("PERCEPTRON_INSTALL_FROM") or SOURCE
+    if installed("perceptron"):  # someone else's package, same import name
+        pip("uninstall", "-y", "perceptron")
+    pip("install", source{extra_args})
+    for name in [m for m in sys.modules if m.split(".")[0] == "perceptron"]:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+    print(f"Installed {{BOOK[0]}} {{installed(BOOK[0])}} from {{source}}")'''
+
+HOMEWORK_EXTRA = {
+    "extra_def": '\nGRADER = "otter-grader", "{otter}"  # the homework\'s grader',
+    "extra_test": "\nwrong = wrong or installed(GRADER[0]) is None",
+    "extra_args": ', "==".join(GRADER)',
+}
+
+
+def version() -> str:
+    text = (ROOT / "src" / "perceptron" / "_version.py").read_text()
+    return re.search(r'^__version__ = "([^"]+)"', text, re.M)[1]
+
+
+def repository_url() -> str:
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    return config["repository"]["url"].rstrip("/")
+
+
+def lock_version(package: str) -> str:
+    for line in (ROOT / "requirements.lock").read_text().splitlines():
+        name, _, pinned = line.partition("==")
+        if re.sub(r"[-_.]+", "-", name.strip()).lower() == package:
+            return pinned.strip()
+    raise ValueError(f"{package} is not pinned in requirements.lock")
+
+
+def cell_source(homework: bool = False) -> str:
+    fields = {"dist": DISTRIBUTION, "version": version(), "url": repository_url(),
+              "extra_def": "", "extra_test": "", "extra_args": ""}
+    if homework:
+        fields.update({k: v.format(otter=lock_version("otter-grader")) for k, v in HOMEWORK_EXTRA.items()})
+    return TEMPLATE.format(**fields)
+
+
+def is_setup_cell(cell) -> bool:
+    return cell.cell_type == "code" and cell.source.startswith(FIRST_LINE)
+
+
+def update(path: Path, homework: bool, check: bool) -> bool:
+    """Insert or refresh the cell before the first code cell; True when the file is (or would be) changed."""
+    nb = nbformat.read(path, as_version=4)
+    source = cell_source(homework)
+    existing = [i for i, cell in enumerate(nb.cells) if is_setup_cell(cell)]
+    if existing:
+        cell = nb.cells[existing[0]]
+        if cell.source == source and cell.metadata.get("tags") == TAGS and not cell.outputs:
+            return False
+        if check:
+            return True
+        cell.source, cell.outputs, cell.execution_count = source, [], None
+        cell.metadata["tags"] = TAGS
+    else:
+        if check:
+            return True
+        first_code = next(i for i, cell in enumerate(nb.cells) if cell.cell_type == "code")
+        cell = nbformat.v4.new_code_cell(source, metadata={"tags": TAGS})
+        cell.id = f"setup-{path.stem[:20]}"
+        nb.cells.insert(first_code, cell)
+    text = nbformat.writes(nb) + "\n"  # nbformat's own layout (indent=1), as the repository keeps it
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="report stale notebooks, change nothing")
+    args = parser.parse_args(argv)
+    stale = [p for p in CHAPTERS if update(p, False, args.check)]
+    stale += [p for p in HOMEWORK if update(p, True, args.check)]
+    for path in stale:
+        print(f"{'stale' if args.check else 'updated'}: {path.relative_to(ROOT)}")
+    return 1 if args.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
