@@ -651,3 +651,19 @@ def test_a_forged_output_file_is_judged_as_data(built, tmp_path, monkeypatch):
         report = grading.grade_one(submission, assignment)
         assert sum(report["questions"].values()) == 0, name
         assert report["status"] == ("ok" if name == "claims" else "error: the kernel's output is unreadable"), name
+
+
+def test_autograder_installs_the_books_release_of_our_distribution():
+    """Gradescope's requirements name perceptron-course (not PyPI's unrelated `perceptron`) at the
+    release tag the notebooks' setup cell installs, from the repository named in _config.yml."""
+    import yaml
+
+    from perceptron import __version__
+    from perceptron_homework.build import requirements
+
+    root = Path(__file__).resolve().parents[1]
+    url = yaml.safe_load((root / "_config.yml").read_text())["repository"]["url"].rstrip("/")
+    line = requirements(root / "notebooks" / "homework" / "hw1_linear_classifiers.ipynb")
+    assert line == f"perceptron-course[homework] @ git+{url}@v{__version__}\n"
+    with pytest.raises(ValueError, match="_config.yml"):
+        requirements(Path("/") / "nowhere" / "hw.ipynb")

@@ -42,7 +42,24 @@ apt-get install -y -qq bubblewrap python3 python3-pip python3-venv git
 python3 -m pip install --quiet -r /autograder/source/requirements.txt
 """
 
-REQUIREMENTS = "perceptron[homework] @ git+https://github.com/perceptron-course/perceptron\n"
+
+def requirements(master: Path) -> str:
+    """The autograder's pip requirement: the book's release of ``perceptron-course[homework]``.
+
+    The repository is the one named once in the book's ``_config.yml`` (found above ``master``),
+    at the tag ``v<version>`` of the package that builds the autograder, as the notebooks' setup
+    cell installs it.
+    """
+    import yaml
+
+    from perceptron import __version__
+
+    for folder in Path(master).resolve().parents:
+        config = folder / "_config.yml"
+        if config.is_file():
+            url = yaml.safe_load(config.read_text(encoding="utf-8"))["repository"]["url"].rstrip("/")
+            return f"perceptron-course[homework] @ git+{url}@v{__version__}\n"
+    raise ValueError(f"no _config.yml above {master}: cannot name the book's repository")
 
 
 def build(master: Path, out: Path, *, secret: str = checks.PUBLIC_SECRET, run_tests: bool = True) -> Path:
@@ -78,7 +95,7 @@ def build(master: Path, out: Path, *, secret: str = checks.PUBLIC_SECRET, run_te
             raise RuntimeError(f"{master}: the tests in the notebook and in perceptron_homework.checks differ: "
                                f"{sorted(named ^ known)}")
         assignment = Assignment(name, secret, tests)
-        add_grading_files(zip_path, assignment)
+        add_grading_files(zip_path, assignment, requirements(master))
         manifest = {
             "assignment": name,
             "student_notebook": f"student/{name}.ipynb",
@@ -96,10 +113,10 @@ def build(master: Path, out: Path, *, secret: str = checks.PUBLIC_SECRET, run_te
     return dest
 
 
-def add_grading_files(zip_path: Path, assignment: Assignment) -> None:
+def add_grading_files(zip_path: Path, assignment: Assignment, requirement: str) -> None:
     """Put the grading config, and Gradescope's entry points, in the autograder zip."""
     replaced = {CONFIG: assignment.to_json(), "run_autograder": RUN_AUTOGRADER, "setup.sh": SETUP_SH,
-                "requirements.txt": REQUIREMENTS}
+                "requirements.txt": requirement}
     tmp = zip_path.with_suffix(".tmp")
     with zipfile.ZipFile(zip_path) as old, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as new:
         for item in old.infolist():
