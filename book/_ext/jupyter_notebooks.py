@@ -158,6 +158,14 @@ class Converter:
             target = arg.strip()
             heading = self.exercise_heading(target) if target in self.env.sphinx_exercise_registry else target
             return (f"{anchor}<details>\n<summary>Solution to {heading}</summary>\n\n{content}\n\n</details>")
+        if name == "solution-start":
+            # A gated solution spans cells (executed code between solution-start and solution-end);
+            # <details> cannot span cells, so the marks are resolved cell by cell in ``fold``.
+            target = arg.strip()
+            heading = self.exercise_heading(target) if target in self.env.sphinx_exercise_registry else target
+            return f"{anchor}{SOLUTION_START}{heading}{SOLUTION_START}"
+        if name == "solution-end":
+            return SOLUTION_END
         if name == "literalinclude":
             return self.literalinclude(arg, options)
         if name in ADMONITIONS or name == "admonition":
@@ -242,14 +250,59 @@ def bibliography(app: Sphinx) -> dict[str, dict]:
     return out
 
 
+SOLUTION_START = "\x00solution-start\x00"
+SOLUTION_END = "\x00solution-end\x00"
+FOLDED = {"source_hidden": True, "outputs_hidden": True}
+
+
+def fold(cell: dict, text: str, inside: bool) -> tuple[str, bool]:
+    """Resolve a markdown cell's gated-solution marks; return its text and whether a solution is
+    still open after it. The text after a solution-start mark is folded in ``<details>`` (one per
+    solution, as ``{solution}`` gets); a markdown cell wholly inside an open solution is collapsed
+    in JupyterLab (``jupyter.source_hidden``), as the code cells between the marks are."""
+    out, pos = [], 0
+    if inside and SOLUTION_START not in text and SOLUTION_END not in text:
+        cell["metadata"].setdefault("jupyter", {}).update(source_hidden=True)
+        return text, True
+    while pos <= len(text):
+        start, end = text.find(SOLUTION_START, pos), text.find(SOLUTION_END, pos)
+        if not inside and start >= 0:
+            out.append(text[pos:start])
+            stop = text.index(SOLUTION_START, start + len(SOLUTION_START))
+            heading = text[start + len(SOLUTION_START):stop]
+            pos, inside = stop + len(SOLUTION_START), True
+            close = text.find(SOLUTION_END, pos)
+            body = text[pos:close if close >= 0 else len(text)].strip("\n")
+            out.append(f"<details>\n<summary>Solution to {heading}</summary>\n\n{body}\n\n</details>")
+            if close < 0:
+                note = "*The cells down to the end of this solution are folded; expand them to see it.*"
+                out.append(f"\n\n{note}")
+                return "".join(out), True
+            pos, inside = close + len(SOLUTION_END), False
+        elif inside and end >= 0:
+            body = text[pos:end].strip("\n")
+            if body:  # the solution's last words, in the cell that closes it
+                out.append(f"<details>\n<summary>Solution, continued</summary>\n\n{body}\n\n</details>\n\n")
+            pos, inside = end + len(SOLUTION_END), False
+        else:
+            out.append(text[pos:])
+            break
+    return "".join(out).strip("\n") or "*End of solution.*", inside
+
+
 def convert(app: Sphinx, docname: str, base: str) -> dict:
     source = Path(app.env.doc2path(docname))
     notebook = json.loads(source.read_text(encoding="utf-8"))
     converter = Converter(app, docname, base)
+    inside = False
     for cell in notebook["cells"]:
         if cell["cell_type"] == "markdown":
             text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-            cell["source"] = converter.markdown(text)
+            cell["source"], inside = fold(cell, converter.markdown(text), inside)
+        elif inside:
+            cell["metadata"].setdefault("jupyter", {}).update(FOLDED)
+    if inside:
+        raise ValueError(f"{docname}: a solution-start has no solution-end")
     references = converter.references_cell()
     if references:
         notebook["cells"].append({"cell_type": "markdown", "id": "book-references", "metadata": {},
