@@ -277,7 +277,7 @@ def fold(cell: dict, text: str, inside: bool) -> tuple[str, bool]:
             if close < 0:
                 note = "*The cells down to the end of this solution are folded; expand them to see it.*"
                 out.append(f"\n\n{note}")
-                return "".join(out), True
+                return "".join(out).strip("\n"), True
             pos, inside = close + len(SOLUTION_END), False
         elif inside and end >= 0:
             body = text[pos:end].strip("\n")
