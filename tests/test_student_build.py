@@ -148,8 +148,8 @@ def test_student_build_has_the_chapters_and_notebooks_but_no_instructor_pages():
     bank = (ROOT / "book" / "instructor" / "bank_05.md").read_text()
     question = " ".join(words(bank.split("### Q5.6")[1].split("- **A.**")[0]))
     assert question and question not in student_text_plain()
-    index = (STUDENT / "html" / "index.html").read_text()
-    assert "Solutions are folded" not in index and "Solutions are folded" in (FULL / "index.html").read_text()
+    index = (STUDENT / "html" / "book" / "intro.html").read_text()
+    assert "Solutions are folded" not in index and "Solutions are folded" in (FULL / "book" / "intro.html").read_text()
 
 
 def student_text_plain() -> str:
