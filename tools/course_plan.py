@@ -128,7 +128,7 @@ def measure(path: Path) -> Chapter:
             words[kind] += count
             if kind == "formal":
                 formal_blocks += 1
-                if ":class: optional" in text or "(optional)" in text.splitlines()[0].lower():
+                if re.search(r"^:class:.*\boptional\b", text, flags=re.M):
                     optional_words += count
             elif kind == "exercise":
                 exercises[exercise_kind(text)] += 1
