@@ -86,6 +86,15 @@ def test_one_version_across_package_citation_changelog_and_book():
     assert f"Version {version}" in intro, "the intro's BibTeX entry names another version"
 
 
+def test_every_built_page_shows_the_version():
+    if not (HTML / "index.html").exists():
+        pytest.fail("the book is not built: run `make book` (make test does it first)")
+    version = package_version()
+    for page in [HTML / "book" / "intro.html", *sorted((HTML / "notebooks").glob("0*.html"))]:
+        text = page.read_text(encoding="utf-8")
+        assert f'<p class="book-version">Version {version}' in text, f"{page.name} does not show the version"
+
+
 def test_errata_channel_is_on():
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     assert config["html"]["use_issues_button"] is True
