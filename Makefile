@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: book test install browser bench homework lock clean student slides
+.PHONY: book test test-oldest install browser bench homework lock clean student slides
 
 install: $(STAMP)
 
@@ -47,14 +47,32 @@ $(CHROMIUM):
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq chromium
 
-# The book build, then package tests, checks of the built book in Chromium, strict nbval over every
-# chapter; two workers (one per core), each file's tests on one worker so a notebook runs in order.
+# The book build, then package tests and every docstring example of the package, checks of the built
+# book in Chromium, strict nbval over every chapter; two workers (one per core), each file's tests on
+# one worker so a notebook runs in order.
 test: $(STAMP) browser
 	$(MAKE) --no-print-directory book
 	$(MAKE) --no-print-directory student
 	$(MAKE) --no-print-directory slides
-	$(PYTEST) -n 2 --dist loadfile tests notebooks --nbval --nbval-current-env \
+	$(PYTEST) -n 2 --dist loadfile --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework
+
+# The oldest versions pyproject.toml allows, so that its lower bounds are tested claims: each bound of
+# [project].dependencies pinned (tools/oldest_requirements.py) and installed from wheels in a scratch
+# environment by uv (pip's resolver takes minutes here), then the package tests and every docstring
+# example run against that install. .ci/run calls it after `make test`.
+UV_VERSION := 0.13.9
+OLDEST     := _build/venv-oldest
+OLDEST_UV  := UV_PYTHON_DOWNLOADS=never $(OLDEST)/bin/uv pip install --quiet --python $(OLDEST)/bin/python
+test-oldest:
+	rm -rf $(OLDEST) && $(PYTHON) -m venv $(OLDEST)
+	$(OLDEST)/bin/python -m pip install --quiet --disable-pip-version-check --only-binary=:all: uv==$(UV_VERSION)
+	$(PYTHON) tools/oldest_requirements.py > $(OLDEST)/requirements.txt
+	$(OLDEST_UV) --only-binary :all: -r $(OLDEST)/requirements.txt
+	$(OLDEST_UV) --no-deps .
+	$(OLDEST)/bin/python -m pytest -n 2 --dist loadfile --doctest-modules --pyargs perceptron tests \
+		--ignore=tests/test_book.py --ignore=tests/test_browser.py --ignore=tests/test_homework.py \
+		--ignore=tests/test_environment.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -42,8 +42,9 @@ import threadpoolctl
 from sklearn.linear_model import Perceptron
 
 import perceptron
+from perceptron._core import visiting_order
 from perceptron.fast_training import fast_loop
-from perceptron.training import reference_loop, visiting_order
+from perceptron.training import reference_loop
 
 EPOCHS = 5
 SIZES = [(10_000, 20), (10_000, 100), (100_000, 20), (100_000, 100), (1_000_000, 20), (1_000_000, 100)]

@@ -40,7 +40,7 @@ def separable_data(
     offset = draw(st.booleans()) if bias is None else bias
     margin = draw(st.floats(0.02, 0.3))
     scale = draw(st.sampled_from(scales))
-    X, y = datasets.make_separable(n, d, margin=margin, bias=offset, seed=seed)
+    X, y = datasets.make_separable(n, d, margin=margin, bias="one" if offset else "none", seed=seed)
     return X * scale, y
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from perceptron import decision_function, predict, prototype, train
+from perceptron import count_errors, decision_function, predict, prototype, train
 
 finite = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
 
@@ -120,3 +120,26 @@ def test_prototype_puts_the_midpoint_of_the_means_on_the_hyperplane():
     midpoint = (np.array([2.0, 4.0]) + np.array([-1.0, -1.0])) / 2
     assert midpoint @ w + b == pytest.approx(0.0, abs=1e-12)
     assert predict(midpoint[None, :], w, b).tolist() == [1]  # equidistant gets +1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    X=arrays(np.float64, (12, 2), elements=st.integers(-3, 3).map(float)),
+    y=arrays(np.int64, 12, elements=st.sampled_from([-1, 1])),
+    w=arrays(np.float64, 2, elements=st.integers(-2, 2).map(float)),
+    b=st.integers(-2, 2).map(float),
+)
+def test_count_errors_counts_margin_mistakes_and_sign_disagreements(X, y, w, b):
+    # Integer data: many scores are exactly 0, where the two rules part.
+    assert count_errors(X, y, w, b) == int(np.sum(y * (X @ w + b) <= 0))
+    assert count_errors(X, y, w, b, rule="sign") == int(np.sum(predict(X, w, b) != y))
+
+
+def test_count_errors_accepts_one_class_and_refuses_bad_input():
+    assert count_errors([[1.0], [2.0]], [1, 1], [1.0]) == 0
+    with pytest.raises(ValueError, match="y must contain only the labels -1 and \\+1"):
+        count_errors([[1.0]], [0], [1.0])
+    with pytest.raises(ValueError, match="w has 2 entries but X has 1 features"):
+        count_errors([[1.0]], [1], [1.0, 2.0])
+    with pytest.raises(ValueError, match="unknown rule 'sgn'"):
+        count_errors([[1.0]], [1], [1.0], rule="sgn")

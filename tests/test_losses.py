@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import SGDClassifier
 
-from perceptron import datasets, losses, train
+from perceptron import datasets, losses, train, train_sgd
+from perceptron._validation import LOSS_NAMES
 from perceptron.losses import (
-    LOSS_NAMES,
-    SCALAR_SLOPES,
+    _SCALAR_SLOPES,
     hinge_loss,
     logistic_loss,
     loss_slope,
@@ -22,7 +22,6 @@ from perceptron.losses import (
     perceptron_criterion,
     perceptron_loss,
     total_loss,
-    train_sgd,
 )
 
 from conftest import separable_data
@@ -96,7 +95,7 @@ def test_slope_is_the_derivative_away_from_the_kinks(name):
 @pytest.mark.parametrize("name", LOSS_NAMES)
 def test_scalar_slopes_used_by_sgd_agree_with_loss_slope(name):
     m = np.array([-1e6, -800.0, -3.0, -1e-300, 0.0, 1e-300, 0.5, 1.0, 1.0 + 1e-15, 2.0, 800.0, 1e6])
-    scalar = [SCALAR_SLOPES[name](float(v)) for v in m]
+    scalar = [_SCALAR_SLOPES[name](float(v)) for v in m]
     assert np.allclose(scalar, loss_slope(m, name), rtol=1e-15, atol=0)
 
 
@@ -264,7 +263,7 @@ def test_logistic_sgd_never_stops_early_on_ordinary_data():
 
 
 def test_bias_none_keeps_the_start_bias():
-    X, y = datasets.make_separable(20, margin=0.2, bias=False, seed=5)
+    X, y = datasets.make_separable(20, margin=0.2, bias="none", seed=5)
     assert train_sgd(X, y, loss="hinge", bias="none", b0=0.25).b == 0.25
 
 

@@ -164,7 +164,7 @@ def test_max_margin_without_bias_passes_through_the_origin():
     # Through the origin only the directions of the points matter: a smaller margin than with b.
     X, y = [[2.0, 0.0], [0.0, 2.0], [-1.0, 0.5]], [1, 1, -1]
     free = max_margin(X, y)
-    through = max_margin(X, y, bias=False)
+    through = max_margin(X, y, bias="none")
     assert through.b == 0.0
     assert through.gamma < free.gamma
     gamma, w = best_angle_margin(np.asarray(X), np.asarray(y))
@@ -174,7 +174,7 @@ def test_max_margin_without_bias_passes_through_the_origin():
 
 def test_max_margin_when_more_features_than_points():
     X = np.eye(10)[:3]
-    w, b, gamma = max_margin(X, [1, -1, 1], bias=False)
+    w, b, gamma = max_margin(X, [1, -1, 1], bias="none")
     np.testing.assert_allclose(w[:3], np.array([1.0, -1.0, 1.0]) / np.sqrt(3), atol=1e-12)
     assert gamma == pytest.approx(1 / np.sqrt(3), rel=1e-12)
 
@@ -186,7 +186,7 @@ def test_max_margin_when_more_features_than_points():
 @given(data=st.data(), bias=st.booleans())
 def test_max_margin_is_a_unit_normal_with_certified_optimal_margin(data, bias):
     X, y = data.draw(separable_data(bias=None if bias else False))
-    w, b, gamma = max_margin(X, y, bias=bias)
+    w, b, gamma = max_margin(X, y, bias="one" if bias else "none")
     assert np.linalg.norm(w) == pytest.approx(1.0, abs=1e-12)
     assert gamma > 0
     assert gamma == pytest.approx(np.min(y * (X @ w + b)), rel=1e-12)
@@ -197,8 +197,8 @@ def test_max_margin_is_a_unit_normal_with_certified_optimal_margin(data, bias):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_max_margin_through_origin_matches_a_brute_force_angle_sweep(seed):
-    X, y = datasets.make_separable(25, 2, margin=0.05, bias=False, seed=seed)
-    result = max_margin(X, y, bias=False)
+    X, y = datasets.make_separable(25, 2, margin=0.05, bias="none", seed=seed)
+    result = max_margin(X, y, bias="none")
     gamma, w = best_angle_margin(X, y)
     assert result.gamma == pytest.approx(gamma, rel=1e-6)
     np.testing.assert_allclose(result.w, w, atol=1e-5)
@@ -245,7 +245,7 @@ def test_max_margin_works_at_extreme_scales(scale):
 
 def test_xor_is_not_linearly_separable(xor):
     X, y = xor
-    for bias in (True, False):
+    for bias in ("one", "radius", "none"):
         with pytest.raises(ValueError, match="not linearly separable"):
             max_margin(X, y, bias=bias)
 
@@ -253,8 +253,8 @@ def test_xor_is_not_linearly_separable(xor):
 def test_data_separable_only_with_an_offset_fail_without_bias():
     X, y = [[1.0, 0.0], [2.0, 0.0]], [1, -1]
     assert max_margin(X, y).gamma == pytest.approx(0.5, abs=1e-12)
-    with pytest.raises(ValueError, match="not linearly separable through the origin"):
-        max_margin(X, y, bias=False)
+    with pytest.raises(ValueError, match="not linearly separable through the origin \\(try bias=\"one\"\\)"):
+        max_margin(X, y, bias="none")
 
 
 def test_same_point_with_both_labels_is_not_separable():

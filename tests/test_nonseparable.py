@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perceptron import datasets, fewest_errors_line, find_cycle, pocket, train, weights_at_epoch_ends
-from perceptron.training import count_errors
+from perceptron._core import count_errors
 
 XOR = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
 XOR_Y = np.array([1, 1, -1, -1])

@@ -118,7 +118,7 @@ def _tight_run():
 
 
 def test_proof_race_plots_the_measured_run_between_the_proved_bounds():
-    from perceptron.plotting import plot_proof_race
+    from perceptron.proof_plots import plot_proof_race
 
     q = _tight_run()
     ax = plot_proof_race(q)
@@ -133,7 +133,7 @@ def test_proof_race_plots_the_measured_run_between_the_proved_bounds():
 
 
 def test_proof_inequalities_figure_has_one_panel_per_inequality_with_measured_and_bound():
-    from perceptron.plotting import plot_proof_inequalities
+    from perceptron.proof_plots import plot_proof_inequalities
 
     q = _tight_run()
     fig = plot_proof_inequalities(q, title="tight")
@@ -182,7 +182,8 @@ def test_classifier_figure_builds_ticks_only_inside_the_view():
 @pytest.mark.parametrize("figure", ["classifier", "margin", "proof race"])
 def test_lean_ticks_and_fixed_title_draw_the_same_pixels_as_matplotlibs_defaults(figure):
     from perceptron import datasets, proof_quantities, train
-    from perceptron.plotting import new_axes, plot_classifier, plot_margin, plot_proof_race
+    from perceptron.plotting import new_axes, plot_classifier, plot_margin
+    from perceptron.proof_plots import plot_proof_race
 
     X, y = datasets.make_separable(40, margin=0.1, seed=2)
     draw = {"classifier": lambda ax: plot_classifier(X, y, [1.0, 0.5], 0.2, ax, title="t = 1: 3 errors"),

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from perceptron import datasets, train
 from perceptron.pocket import pocket
-from perceptron.training import count_errors
+from perceptron._core import count_errors
 
 from conftest import separable_data
 

@@ -51,7 +51,7 @@ def test_radius_mode_obeys_the_proof_with_the_max_margin_hyperplane_as_reference
 
 
 def test_default_reference_reproduces_mistake_bound_for_none_and_one():
-    X, y = datasets.make_separable(40, 3, margin=0.05, bias=False, seed=3)
+    X, y = datasets.make_separable(40, 3, margin=0.05, bias="none", seed=3)
     for mode in ("none", "one"):
         q = proof_quantities(X, y, train(X, y, bias=mode, record=True), bias=mode)
         assert q.bound == pytest.approx(mistake_bound(X, y, bias=mode), rel=1e-6)
@@ -130,7 +130,7 @@ def test_refuses_a_reference_that_does_not_separate():
 
 
 def test_refuses_an_offset_for_bias_none_and_bad_arguments():
-    X, y = datasets.make_separable(20, bias=False, seed=1)
+    X, y = datasets.make_separable(20, bias="none", seed=1)
     run = train(X, y, bias="none", record=True)
     with pytest.raises(ValueError, match="b_star must be 0"):
         proof_quantities(X, y, run, [1.0, 0.0], 0.5, bias="none")

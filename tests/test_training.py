@@ -58,7 +58,7 @@ def test_one_bias_update_adds_eta_y_to_b():
 
 
 def test_none_bias_keeps_b_at_its_start_value():
-    X, y = datasets.make_separable(30, 3, bias=False, seed=4)
+    X, y = datasets.make_separable(30, 3, bias="none", seed=4)
     for b0 in (0.0, 0.37):
         result = train(X, y, bias="none", b0=b0, record=True, shuffle=True, seed=1)
         assert result.mistakes > 0
@@ -100,7 +100,7 @@ def test_converged_run_has_zero_training_error(data, mode, shuffle, seed):
     # At unit scale the mistake bound is at most a few thousand, so the run always converges.
     X, y = data
     if mode == "none":  # needs data separable through the origin
-        X, y = datasets.make_separable(len(y), X.shape[1], bias=False, seed=seed)
+        X, y = datasets.make_separable(len(y), X.shape[1], bias="none", seed=seed)
     result = train(X, y, bias=mode, shuffle=shuffle, seed=seed, max_epochs=100_000)
     assert result.converged
     assert result.errors == 0
@@ -294,8 +294,8 @@ def sk_perceptron(X, y, epochs):
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("seed", range(6))
 def test_matches_sklearn_perceptron_bit_for_bit_on_separable_data(seed):
-    X, y = datasets.make_separable(20 + 7 * seed, 1 + seed % 4, margin=0.03, bias=seed % 2 == 0,
-                                   seed=seed)
+    mode = "one" if seed % 2 == 0 else "none"
+    X, y = datasets.make_separable(20 + 7 * seed, 1 + seed % 4, margin=0.03, bias=mode, seed=seed)
     result = train(X, y)
     assert result.converged
     coef, intercept = sk_perceptron(X, y, result.epochs)
@@ -363,3 +363,48 @@ def test_train_result_is_frozen(toy):
     result = train(*toy)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.mistakes = 0  # type: ignore[misc]
+
+
+# --- the mistake rule -------------------------------------------------------------------------
+
+
+def test_sign_rule_hand_traced_run_skips_plus_one_points_on_the_hyperplane():
+    # From w = 0, b = 0 every score is 0: under "sign" (sgn(0) = +1) points 0 and 1 are right,
+    # point 2 (label -1) is the first mistake; then w = (1, 1), b = -1 separates everything.
+    X = [[2.0, 1.0], [1.0, 3.0], [-1.0, -1.0], [-2.0, 1.0]]
+    y = [1, 1, -1, -1]
+    result = train(X, y, rule="sign", record=True)
+    assert [u.index for u in result.history] == [2]
+    assert (result.w.tolist(), result.b, result.epochs, result.converged) == ([1.0, 1.0], -1.0, 2, True)
+    assert [u.index for u in train(X, y, record=True).history] == [0]
+
+
+def test_sign_rule_updates_a_minus_one_point_with_score_zero_and_margin_rule_both():
+    X, y = [[1.0, 0.0], [-1.0, 0.0]], [-1, 1]
+    for rule in ("margin", "sign"):
+        assert train(X, y, rule=rule, record=True, max_epochs=1).history[0].index == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=separable_data(scales=(1.0,)), mode=st.sampled_from(BIAS_MODES), seed=st.integers(0, 1000))
+def test_converged_sign_rule_run_predicts_every_training_label(data, mode, seed):
+    X, y = data
+    if mode == "none":
+        X, y = datasets.make_separable(len(y), X.shape[1], bias="none", seed=seed)
+    result = train(X, y, bias=mode, shuffle=True, seed=seed, max_epochs=100_000, rule="sign")
+    assert result.converged and result.errors == 0
+    assert np.array_equal(np.where(X @ result.w + result.b >= 0, 1, -1), y)
+
+
+def test_errors_are_counted_with_the_run_s_rule():
+    # One pass on the hyperplane-only data: the final (w, b) = (0, 0) puts every point on it.
+    X, y = np.zeros((3, 1)), np.array([1, -1, 1])
+    margin = train(X, y, bias="none", max_epochs=1)
+    sign = train(X, y, bias="none", max_epochs=1, rule="sign")
+    assert (margin.errors, sign.errors) == (3, 1)
+
+
+@pytest.mark.parametrize("rule", ["sgn", "Margin", "", None, 1])
+def test_unknown_rule_is_refused_naming_the_choices(rule):
+    with pytest.raises(ValueError, match=r"unknown rule .*; choose one of 'margin', 'sign'"):
+        train([[1.0], [-1.0]], [1, -1], rule=rule)

@@ -20,9 +20,11 @@ import perceptron
 from perceptron import datasets, fast_training, training
 from perceptron._validation import check_X
 from perceptron.fast_training import fast_loop
-from perceptron.training import bias_scale, reference_loop, sequential_dot, visiting_order
+from perceptron._core import bias_scale, sequential_dot, visiting_order
+from perceptron.training import reference_loop
 
 BIAS_MODES = ["one", "radius", "none"]
+RULES = ["margin", "sign"]
 
 
 def start(X, eta, bias, w0, b0):
@@ -31,16 +33,18 @@ def start(X, eta, bias, w0, b0):
     return step_b, w, float(b0)
 
 
-def run_reference(X, y, *, eta=1.0, bias="one", w0=None, b0=0.0, max_epochs=50, shuffle=False, seed=None):
+def run_reference(X, y, *, eta=1.0, bias="one", w0=None, b0=0.0, max_epochs=50, shuffle=False, seed=None,
+                  rule="margin"):
     step_b, w, b = start(X, eta, bias, w0, b0)
     order = visiting_order(X.shape[0], shuffle, seed)
-    return reference_loop(X, y, eta, step_b, w, b, max_epochs, order, False)
+    return reference_loop(X, y, eta, step_b, w, b, max_epochs, order, False, rule)
 
 
-def run_fast(X, y, *, eta=1.0, bias="one", w0=None, b0=0.0, max_epochs=50, shuffle=False, seed=None):
+def run_fast(X, y, *, eta=1.0, bias="one", w0=None, b0=0.0, max_epochs=50, shuffle=False, seed=None,
+             rule="margin"):
     step_b, w, b = start(X, eta, bias, w0, b0)
     order = visiting_order(X.shape[0], shuffle, seed)
-    return fast_loop(X, y, eta, step_b, w, b, max_epochs, order)
+    return fast_loop(X, y, eta, step_b, w, b, max_epochs, order, rule)
 
 
 def run_sklearn(X, y, *, eta=1.0, bias="one", w0=None, b0=0.0, max_epochs=50):
@@ -100,10 +104,11 @@ def case_id(case):
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 @pytest.mark.parametrize("bias", BIAS_MODES)
-def test_compiled_loop_equals_reference_loop(case, bias):
+@pytest.mark.parametrize("rule", RULES)
+def test_compiled_loop_equals_reference_loop(case, bias, rule):
     kind, n, d, seed = case
     X, y = kind(n, d, seed)
-    assert_same_run(run_fast(X, y, bias=bias), run_reference(X, y, bias=bias))
+    assert_same_run(run_fast(X, y, bias=bias, rule=rule), run_reference(X, y, bias=bias, rule=rule))
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
@@ -164,7 +169,8 @@ def tie_runs(draw):
     w0 = None if draw(st.booleans()) else np.array(draw(start), float)
     b0 = float(draw(st.integers(-2, 2)))
     shuffle = draw(st.booleans())
-    options = dict(eta=eta, bias=bias, w0=w0, b0=b0, max_epochs=draw(st.integers(1, 12)), shuffle=shuffle)
+    options = dict(eta=eta, bias=bias, w0=w0, b0=b0, max_epochs=draw(st.integers(1, 12)), shuffle=shuffle,
+                   rule=draw(st.sampled_from(RULES)))
     return X, y, options | dict(seed=draw(st.integers(0, 99)))
 
 
@@ -175,7 +181,8 @@ def test_integer_grids_with_exact_ties_take_the_same_path(run):
     fast = run_fast(X, y, **options)
     assert_same_run(fast, run_reference(X, y, **options))
     sklearn_has_it = options["bias"] == "one" or (options["bias"] == "none" and options["b0"] == 0.0)
-    if sklearn_has_it and not options["shuffle"]:  # sklearn shuffles with its own generator
+    # sklearn shuffles with its own generator, and has only the margin rule
+    if sklearn_has_it and not options["shuffle"] and options["rule"] == "margin":
         w, b = run_sklearn(X, y, **{k: options[k] for k in ("eta", "bias", "w0", "b0", "max_epochs")})
         assert np.array_equal(fast.w, w) and fast.b == b
 
@@ -196,6 +203,86 @@ def test_integer_grids_make_mistakes_on_the_hyperplane():
             w, b = update.w, update.b
         assert_same_run(run_fast(X, y, max_epochs=10), recorded)
     assert on_hyperplane > 100  # 299 with this seed
+
+
+@st.composite
+def rule_pairs(draw):
+    """An integer grid and the options of two runs that differ only in the mistake rule."""
+    X, y = integer_grid(draw)
+    bias = draw(st.sampled_from(BIAS_MODES))
+    zero_start = draw(st.booleans())
+    d = X.shape[1]
+    w0 = None if zero_start else np.array(draw(st.lists(st.integers(-2, 2), min_size=d, max_size=d)), float)
+    b0 = 0.0 if zero_start else float(draw(st.integers(-2, 2)))
+    return X, y, dict(bias=bias, w0=w0, b0=b0, max_epochs=draw(st.integers(1, 12)))
+
+
+def first_difference(margin_history, sign_history):
+    """Index of the first update the two recorded runs do not share (None if none)."""
+    for k, (a, b) in enumerate(zip(margin_history, sign_history)):
+        if (a.epoch, a.index) != (b.epoch, b.index):
+            return k
+    return None if len(margin_history) == len(sign_history) else min(len(margin_history), len(sign_history))
+
+
+@settings(max_examples=150, deadline=None)
+@given(rule_pairs())
+def test_the_two_mistake_rules_part_only_at_a_score_of_exactly_zero_on_a_plus_one_point(pair):
+    # Under "sign" a point is a mistake when y != sgn(s), sgn(0) = +1; under "margin" when y s <= 0.
+    # They disagree only at s == 0 with y = +1 ("margin" updates, "sign" does not). So the two runs
+    # (fixed order) share every update up to the first such visit, where "margin" updates first.
+    X, y, options = pair
+    margin = perceptron.train(X, y, record=True, rule="margin", **options)
+    sign = perceptron.train(X, y, record=True, rule="sign", **options)
+    k = first_difference(margin.history, sign.history)
+    if k is None:  # the same updates: the same run (errors are counted each with its own rule)
+        assert np.array_equal(sign.w, margin.w) and sign.b == margin.b
+        counts = (sign.mistakes, sign.epochs, sign.converged)
+        assert counts == (margin.mistakes, margin.epochs, margin.converged)
+        assert sign.errors == perceptron.count_errors(X, y, sign.w, sign.b, rule="sign") <= margin.errors
+        return
+    on_margin = margin.history[k] if k < len(margin.history) else None
+    on_sign = sign.history[k] if k < len(sign.history) else None
+    assert on_margin is not None, "rule='sign' updated where rule='margin' saw no mistake"
+    if on_sign is not None:
+        assert (on_margin.epoch, on_margin.index) < (on_sign.epoch, on_sign.index)
+    w, b = (margin.history[k - 1].w, margin.history[k - 1].b) if k else (
+        np.zeros(X.shape[1]) if options["w0"] is None else options["w0"], options["b0"])
+    i = on_margin.index
+    assert sequential_dot(X[i], w) + b == 0.0 and y[i] == 1.0
+
+
+def test_the_rules_part_on_integer_grids_from_the_zero_start():
+    # The property above is worth something only if the rules do part: from the zero start the
+    # first score is 0, so "margin" updates on point 0 and "sign" on the first -1 point.
+    rng = np.random.default_rng(1)
+    parted = 0
+    for _ in range(30):
+        n, d = rng.integers(4, 26), rng.integers(1, 6)
+        X = rng.integers(-3, 4, size=(n, d)).astype(float)
+        y = np.where(np.arange(n) % 3 == 0, -1.0, 1.0)  # point 0 is -1: both start on it
+        y[0], y[1] = 1.0, -1.0  # ... unless point 0 is +1
+        margin = perceptron.train(X, y, max_epochs=10, record=True)
+        sign = perceptron.train(X, y, max_epochs=10, record=True, rule="sign")
+        assert margin.history[0].index == 0 and sign.history[0].index == 1
+        parted += not np.array_equal(margin.w, sign.w)
+        assert_same_run(run_fast(X, y, max_epochs=10, rule="sign"), sign)
+    assert parted > 20
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), bias=st.sampled_from(BIAS_MODES), n=st.sampled_from([30, 2000]))
+def test_the_two_rules_make_the_same_run_on_continuous_data_without_ties(seed, bias, n):
+    # Gaussian data and a Gaussian start: no score is exactly 0, so the rules cannot part. (From
+    # w = 0, b = 0 the first score would be 0: that start is a tie.) n = 2000 runs mostly compiled.
+    rng = np.random.default_rng(seed)
+    X, y = gaussian(n, 3, seed)
+    y[0] = -y[1]  # both classes, also among 30 points
+    w0, b0 = rng.standard_normal(3), float(rng.standard_normal())
+    margin = perceptron.train(X, y, w0=w0, b0=b0, max_epochs=8, bias=bias)
+    sign = perceptron.train(X, y, w0=w0, b0=b0, max_epochs=8, bias=bias, rule="sign")
+    assert_same_run(sign, margin)
+    assert margin.mistakes > 0 or n == 30  # 5% flipped labels: 2000 points are never separable
 
 
 def cancelling_row(rng, d):
@@ -224,6 +311,9 @@ def test_near_ties_are_decided_by_the_sequential_sum():
         fast = run_fast(X, Y, w0=w0, b0=b0, max_epochs=1)
         assert_same_run(fast, run_reference(X, Y, w0=w0, b0=b0, max_epochs=1))
         assert fast.mistakes == (y * sequential <= 0)
+        fast = run_fast(X, Y, w0=w0, b0=b0, max_epochs=1, rule="sign")
+        assert_same_run(fast, run_reference(X, Y, w0=w0, b0=b0, max_epochs=1, rule="sign"))
+        assert fast.mistakes == (y != (1.0 if sequential >= 0 else -1.0))
     # Many rows had a sequential score whose sign differs from the exact one: the compiled
     # estimate (summed in another order) could not have decided them by itself.
     assert order_matters > 50
@@ -288,7 +378,7 @@ def test_validation_finds_a_non_finite_entry_among_huge_finite_ones(bad):
 def spy(monkeypatch):
     """Record the calls of the compiled loop, in a session where it has not been loaded yet."""
     calls = []
-    monkeypatch.setattr(training, "compiled_loop_loaded", lambda: False)
+    monkeypatch.setattr(training, "_compiled_loop_loaded", lambda: False)
 
     def recording_fast_loop(*args):
         calls.append(args[6])  # max_epochs handed to the compiled loop
@@ -321,7 +411,7 @@ def test_once_loaded_the_compiled_loop_takes_even_small_runs(monkeypatch):
         return fast_loop(*args)
 
     monkeypatch.setattr(fast_training, "fast_loop", recording_fast_loop)
-    assert training.compiled_loop_loaded()  # this module imported it
+    assert training._compiled_loop_loaded()  # this module imported it
     X, y = noisy(40, 2, seed=1)
     result = perceptron.train(X, y, max_epochs=30)
     assert calls == [30]

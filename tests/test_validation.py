@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from perceptron import datasets
 from perceptron import (
     decision_function,
     functional_margins,
@@ -166,11 +167,23 @@ def test_unknown_bias_mode_is_refused(func, bias):
         func(GOOD_X, GOOD_Y, bias=bias)
 
 
-@pytest.mark.parametrize("bias", ["none", "one", 1, None])
-def test_max_margin_bias_must_be_a_boolean(bias):
-    # "none" is a bias *mode* of train; here it would be truthy and silently mean True.
-    with pytest.raises(ValueError, match="bias must be True or False"):
-        max_margin(GOOD_X, GOOD_Y, bias=bias)
+@pytest.mark.parametrize("bias", ["ones", 1, None, "True"])
+@pytest.mark.parametrize("func", [max_margin, lambda X, y, bias: datasets.make_separable(5, bias=bias)])
+def test_max_margin_and_make_separable_take_the_bias_modes_of_train(func, bias):
+    with pytest.raises(ValueError, match=r"unknown bias .*; choose one of 'one', 'radius', 'none'"):
+        func(GOOD_X, GOOD_Y, bias=bias)
+
+
+@pytest.mark.parametrize(("old", "new"), [(True, "one"), (False, "none")])
+def test_boolean_bias_of_earlier_versions_still_works_with_a_deprecation_warning(old, new):
+    X, y = [[2.0, 1.0], [3.0, 1.0], [-1.0, 1.0]], [1, 1, -1]
+    with pytest.deprecated_call(match=f"bias={old} is deprecated; pass the bias mode bias='{new}'"):
+        got = max_margin(X, y, bias=old)
+    want = max_margin(X, y, bias=new)
+    assert np.array_equal(got.w, want.w) and (got.b, got.gamma) == (want.b, want.gamma)
+    with pytest.deprecated_call():
+        data = datasets.make_separable(20, bias=old, seed=3)
+    assert all(np.array_equal(a, b) for a, b in zip(data, datasets.make_separable(20, bias=new, seed=3)))
 
 
 def test_validation_does_not_modify_inputs():

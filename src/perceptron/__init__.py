@@ -1,21 +1,28 @@
 """perceptron: the reference algorithms of the course module on linear classifiers.
 
 Every chapter of the book imports this package. Labels are -1/+1; sgn(0) = +1; a training
-mistake is ``y (w.x + b) <= 0``. See the book's notation page for every convention.
+mistake is ``y (w.x + b) <= 0`` (``train(..., rule="sign")`` uses ``y != sgn(w.x + b)`` instead).
+See the book's notation page for every convention.
+
+Layout: ``_validation`` (argument checks) and ``_core`` (what every training loop shares) sit below
+everything; the result types live in ``results``; each algorithm has its own module above them
+(``training`` with ``fast_training``, ``pocket``, ``averaged``, ``kernel``, ``sgd``, ``proof``, ...);
+``plotting``, ``proof_plots`` and ``widgets`` draw, and load on first use. Imports run one way.
 """
 
 from . import datasets, losses
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
 from .kernel import KernelPerceptron, kernel_predict, kernel_train
-from .linear import decision_function, predict, prototype
-from .losses import (SGDResult, hinge_loss, logistic_loss, loss_slope, loss_subgradient, perceptron_criterion,
-                     perceptron_loss, total_loss, train_sgd)
-from .margins import MaxMargin, functional_margins, geometric_margin, max_margin, radius
-from .nonseparable import BestLine, Cycle, fewest_errors_line, find_cycle, weights_at_epoch_ends
+from .linear import count_errors, decision_function, predict, prototype
+from .losses import (hinge_loss, logistic_loss, loss_slope, loss_subgradient, perceptron_criterion,
+                     perceptron_loss, total_loss)
+from .margins import functional_margins, geometric_margin, max_margin, radius
+from .nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
 from .pocket import pocket
-from .proof import ProofQuantities, proof_quantities
-from .results import TrainResult, Update
+from .proof import proof_quantities
+from .results import BestLine, Cycle, Hyperplane, MaxMargin, ProofQuantities, SGDResult, TrainResult, Update
+from .sgd import train_sgd
 from .training import train
 
 __version__ = "0.1.0"
@@ -23,13 +30,13 @@ __version__ = "0.1.0"
 
 def __getattr__(name: str):
     """Import the heavy parts on first use: the scikit-learn estimator (scikit-learn takes a second
-    or more to load) and the matplotlib-based ``plotting`` and ``widgets`` modules, so that a
-    grading kernel or a test process that never draws does not pay for them."""
+    or more to load) and the matplotlib-based ``plotting``, ``proof_plots`` and ``widgets``
+    modules, so that a grading kernel or a test process that never draws does not pay for them."""
     if name == "Perceptron":
         from .estimator import Perceptron
 
         return Perceptron
-    if name in ("plotting", "widgets"):
+    if name in ("plotting", "proof_plots", "widgets"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
@@ -39,6 +46,7 @@ def __getattr__(name: str):
 __all__ = [
     "BestLine",
     "Cycle",
+    "Hyperplane",
     "KernelPerceptron",
     "MaxMargin",
     "Perceptron",
@@ -50,8 +58,10 @@ __all__ = [
     "datasets",
     "losses",
     "plotting",
+    "proof_plots",
     "widgets",
     "averaged",
+    "count_errors",
     "decision_function",
     "fewest_errors_line",
     "find_cycle",

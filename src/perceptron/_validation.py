@@ -6,6 +6,7 @@ Every failure is a ``ValueError`` whose message names the argument and the probl
 
 from __future__ import annotations
 
+import warnings
 from typing import Literal
 
 import numpy as np
@@ -13,6 +14,13 @@ from numpy.typing import ArrayLike, NDArray
 
 BiasMode = Literal["one", "radius", "none"]
 BIAS_MODES: tuple[str, ...] = ("one", "radius", "none")
+LossName = Literal["perceptron", "hinge", "logistic"]
+LOSS_NAMES: tuple[str, ...] = ("perceptron", "hinge", "logistic")
+KERNELS: tuple[str, ...] = ("linear", "poly", "rbf")
+MistakeRule = Literal["margin", "sign"]
+#: The mistake rules of :func:`perceptron.train`: the book's ``y s <= 0`` and the CMU 36-350
+#: notes' ``y != sgn(s)`` with ``sgn(0) = +1``. They differ only when the score ``s`` is exactly 0.
+RULES: tuple[str, ...] = ("margin", "sign")
 
 
 def check_X(X: ArrayLike, *, name: str = "X") -> NDArray[np.float64]:
@@ -99,17 +107,86 @@ def check_labels(y: ArrayLike, n_samples: int, *, name: str = "y") -> NDArray[np
     return arr
 
 
+def check_signs(y: ArrayLike, n_samples: int, *, name: str = "y") -> NDArray[np.float64]:
+    """Labels in {-1, +1} as float64, one class allowed (a loss or an error count needs no second class)."""
+    try:
+        arr = np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold the numbers -1 and +1, got non-numeric labels") from None
+    if arr.shape != (n_samples,):
+        raise ValueError(f"{name} must have shape ({n_samples},) to match X, got shape {arr.shape}")
+    if not np.isin(arr, (-1.0, 1.0)).all():
+        raise ValueError(f"{name} must contain only the labels -1 and +1")
+    return arr
+
+
 def check_Xy(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Validate a labelled dataset: finite 2-D ``X`` and matching ``y`` in {-1, +1}."""
     Xa = check_X(X)
     return Xa, check_labels(y, Xa.shape[0])
 
 
+def check_option(value: str, allowed: tuple[str, ...], name: str) -> str:
+    """Return ``value`` if it is one of the strings in ``allowed``, else raise ValueError naming them."""
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"unknown {name} {value!r}; choose one of {', '.join(map(repr, allowed))}")
+    return value
+
+
 def check_bias(bias: str) -> BiasMode:
     """Return ``bias`` if it names a known bias mode."""
-    if bias not in BIAS_MODES:
-        raise ValueError(f"unknown bias {bias!r}; choose one of {', '.join(map(repr, BIAS_MODES))}")
-    return bias  # type: ignore[return-value]
+    return check_option(bias, BIAS_MODES, "bias")  # type: ignore[return-value]
+
+
+def check_kernel(kernel):
+    """Return ``kernel`` if it is a callable ``k(A, B)`` or names a kernel in :data:`KERNELS`."""
+    if callable(kernel):
+        return kernel
+    if isinstance(kernel, str) and kernel in KERNELS:
+        return kernel
+    raise ValueError(
+        f"unknown kernel {kernel!r}; choose one of {', '.join(map(repr, KERNELS))} "
+        "or pass a function k(A, B) returning the Gram matrix"
+    )
+
+
+def check_loss(loss: str) -> LossName:
+    """Return ``loss`` if it names a known margin loss."""
+    return check_option(loss, LOSS_NAMES, "loss")  # type: ignore[return-value]
+
+
+def check_offset(bias: str, name: str = "bias") -> bool:
+    """Whether a hyperplane may miss the origin, from a bias mode: False for ``"none"``, else True.
+
+    Where only the hyperplane matters (not how a perceptron learns its offset), ``"one"`` and
+    ``"radius"`` mean the same thing. The booleans of earlier versions (True for an offset, False
+    for none) still work, with a DeprecationWarning.
+    """
+    if isinstance(bias, (bool, np.bool_)):
+        mode = "one" if bias else "none"
+        warnings.warn(
+            f"{name}={bool(bias)} is deprecated; pass the bias mode {name}={mode!r} as train does",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return bool(bias)
+    return check_bias(bias) != "none"
+
+
+def check_rule(rule: str) -> MistakeRule:
+    """Return ``rule`` if it names a mistake rule (``"margin"`` or ``"sign"``)."""
+    return check_option(rule, RULES, "rule")  # type: ignore[return-value]
+
+
+def check_margins(margins: ArrayLike) -> NDArray[np.float64]:
+    """Return margins as a finite float64 array (any shape)."""
+    try:
+        arr = np.asarray(margins, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("margins must be real numbers") from None
+    if not np.isfinite(arr).all():
+        raise ValueError("margins contain NaN or infinity")
+    return arr
 
 
 def check_positive(value: float, name: str) -> float:
@@ -120,10 +197,41 @@ def check_positive(value: float, name: str) -> float:
     return out
 
 
+def check_integer(value: int, name: str, least: int) -> int:
+    """Return ``value`` as an int if it is an integer (not a bool, not a float) ``>= least``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
+    if value < least:
+        raise ValueError(f"{name} must be >= {least}, got {value}")
+    return int(value)
+
+
 def check_epochs(max_epochs: int, name: str = "max_epochs") -> int:
     """Return ``max_epochs`` if it is an integer >= 1."""
-    if isinstance(max_epochs, bool) or not isinstance(max_epochs, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer >= 1, got {max_epochs!r}")
-    if max_epochs < 1:
-        raise ValueError(f"{name} must be >= 1, got {max_epochs}")
-    return int(max_epochs)
+    return check_integer(max_epochs, name, 1)
+
+
+def check_zero_start(
+    W: NDArray[np.float64], Xt: NDArray[np.float64], y: NDArray[np.float64], indices: list[int], R: float
+) -> None:
+    """Check recorded (augmented) weights ``W`` of a run on ``Xt``: a zero start, then ``y_i x~_i`` steps.
+
+    Undo the first update; what remains is the start, which the proof needs to be zero.
+
+    Also checks that consecutive recorded weights differ by exactly ``y_i x~_i`` (to rounding),
+    which catches a run made with another ``bias``, ``eta`` or dataset.
+    """
+    if len(W) == 0:
+        return
+    steps = np.diff(np.vstack([np.zeros(W.shape[1]), W]), axis=0)
+    idx = np.array(indices)
+    expected = y[idx, None] * Xt[idx]
+    gap = float(np.max(np.abs(steps[1:] - expected[1:]))) if len(W) > 1 else 0.0
+    start = float(np.max(np.abs(W[0] - expected[0])))
+    tol = 1e-9 * R * len(W)
+    if gap > tol:
+        raise ValueError("result's updates are not y_i x~_i steps for this X, bias and eta: pass the run's own")
+    if start > tol:
+        raise ValueError(
+            "the run did not start at w = 0, b = 0 (or was made with another eta); the proof assumes a zero start"
+        )

@@ -34,9 +34,9 @@ from typing import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._core import count_errors, diverged, overflow_raises, prepare_run, sequential_dot, sgn
 from ._validation import check_X
 from .results import TrainResult
-from .training import count_errors, diverged, overflow_raises, prepare_run, sequential_dot
 
 # One weight vector the perceptron held: (w_k, b_k, c_k).
 Survivor = tuple[NDArray[np.float64], float, int]
@@ -81,8 +81,8 @@ class VotedPerceptron:
             raise ValueError(f"X has {Xa.shape[1]} features but the perceptron was trained on {W.shape[1]}")
         b = np.array([b for _, b, _ in self.vectors])
         counts = np.array([c for _, _, c in self.vectors])
-        votes = np.where(Xa @ W.T + b >= 0, 1, -1)  # shape (n_samples, n_vectors)
-        return np.where(votes @ counts >= 0, 1, -1).astype(np.int64)
+        votes = sgn(Xa @ W.T + b)  # shape (n_samples, n_vectors)
+        return sgn(votes @ counts)
 
 
 def _survivors(

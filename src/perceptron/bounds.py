@@ -52,11 +52,13 @@ def mistake_bound(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> float:
         Xa = np.column_stack([Xa, np.ones(len(ya))])
     R = radius(Xa)
     try:
-        gamma = max_margin(Xa, ya, bias=(mode == "radius")).gamma
+        # "radius": any hyperplane of the data; "one" and "none": through the origin (for "one",
+        # of the points augmented with 1 above).
+        gamma = max_margin(Xa, ya, bias="one" if mode == "radius" else "none").gamma
     except ValueError as exc:
         if "not linearly separable" not in str(exc):
             raise
-        # max_margin's hint ("try bias=True") is about its own argument; say what holds here.
+        # max_margin's hint names its own argument; say what the perceptron needs here.
         need = "through the origin" if mode == "none" else "by any hyperplane"
         raise ValueError(
             f"the data are not linearly separable {need}, so the perceptron with bias={mode!r} "

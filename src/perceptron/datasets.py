@@ -9,21 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ._validation import check_positive, check_scalar
+from ._validation import check_integer, check_offset, check_positive, check_scalar
 
 Dataset = tuple[NDArray[np.float64], NDArray[np.int64]]
-
-
-def _check_n(n_samples: int, least: int = 2) -> int:
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < least:
-        raise ValueError(f"n_samples must be an integer >= {least}, got {n_samples!r}")
-    return int(n_samples)
-
-
-def _check_d(n_features: int) -> int:
-    if isinstance(n_features, bool) or not isinstance(n_features, (int, np.integer)) or n_features < 1:
-        raise ValueError(f"n_features must be an integer >= 1, got {n_features!r}")
-    return int(n_features)
 
 
 def make_separable(
@@ -32,14 +20,14 @@ def make_separable(
     *,
     margin: float = 0.1,
     radius: float = 1.0,
-    bias: bool = True,
+    bias: str = "one",
     seed: int | np.random.Generator | None = 0,
 ) -> Dataset:
     """Draw linearly separable points in a ball, at least ``margin`` away from a random hyperplane.
 
     Points are uniform in the ball of the given ``radius`` around the origin; those closer than
     ``margin`` to a random hyperplane ``u.x + c = 0`` (``||u|| = 1``; ``c = 0`` when ``bias`` is
-    False) are redrawn, and each point is labelled by its side. The dataset's best margin is
+    ``"none"``) are redrawn, and each point is labelled by its side. The dataset's best margin is
     therefore at least ``margin``, and ``max_i ||x_i|| <= radius``. Both classes always appear.
 
     Parameters
@@ -51,8 +39,11 @@ def make_separable(
         Half-width of the empty band around the hyperplane, ``0 < margin < radius / 2``.
     radius : float, default 1.0
         Radius of the ball the points are drawn from.
-    bias : bool, default True
-        Whether the separating hyperplane may miss the origin.
+    bias : {"one", "radius", "none"}, default "one"
+        The bias mode, as in :func:`~perceptron.train`: with ``"none"`` the separating hyperplane
+        passes through the origin, so ``train(X, y, bias="none")`` converges; ``"one"`` and
+        ``"radius"`` let it miss the origin (the same data for both). The booleans of earlier
+        versions (True, False) still work, with a DeprecationWarning.
     seed : int or numpy.random.Generator, default 0
 
     Returns
@@ -66,8 +57,9 @@ def make_separable(
     >>> X.shape, sorted(set(y.tolist()))
     ((20, 2), [-1, 1])
     """
-    n = _check_n(n_samples)
-    d = _check_d(n_features)
+    n = check_integer(n_samples, "n_samples", 2)
+    d = check_integer(n_features, "n_features", 1)
+    offset = check_offset(bias)
     radius = check_positive(radius, "radius")
     margin = check_positive(margin, "margin")
     if margin >= radius / 2:
@@ -76,7 +68,7 @@ def make_separable(
     u = rng.normal(size=d)
     u /= np.linalg.norm(u)
     # An offset at most (radius - 2 margin) / 2 from the origin leaves room on both sides.
-    c = float(rng.uniform(-1, 1) * (radius / 2 - margin)) if bias else 0.0
+    c = float(rng.uniform(-1, 1) * (radius / 2 - margin)) if offset else 0.0
     X = np.empty((n, d))
     filled = 0
     while filled < n:
@@ -135,8 +127,8 @@ def make_overlapping(
     >>> X.shape, int((y == 1).sum())
     ((10, 2), 5)
     """
-    n = _check_n(n_samples)
-    d = _check_d(n_features)
+    n = check_integer(n_samples, "n_samples", 2)
+    d = check_integer(n_features, "n_features", 1)
     separation = check_scalar(separation, "separation")
     if not np.isfinite(separation) or separation < 0:
         raise ValueError(f"separation must be a finite number >= 0, got {separation!r}")
@@ -176,7 +168,7 @@ def make_xor(
     >>> X.shape
     (8, 2)
     """
-    n = _check_n(n_samples, least=4)
+    n = check_integer(n_samples, "n_samples", 4)
     noise = check_scalar(noise, "noise")
     if not np.isfinite(noise) or noise < 0:
         raise ValueError(f"noise must be a finite number >= 0, got {noise!r}")
@@ -201,7 +193,7 @@ def make_circles(
     """
     from sklearn.datasets import make_circles as sk_make_circles
 
-    n = _check_n(n_samples)
+    n = check_integer(n_samples, "n_samples", 2)
     if not 0 < factor < 1:
         raise ValueError(f"factor must be in (0, 1), got {factor!r}")
     X, y01 = sk_make_circles(n_samples=n, noise=noise, factor=factor, random_state=seed)

@@ -28,7 +28,8 @@ covers gradual underflow of the products). Both the sequential score ``s`` and t
 are such evaluations, so ``|ŝ - s| <= 2 gamma_m A + 2 m 2**-1074``. Since ``â >= (1 - gamma_{m+1}) A
 - m 2**-1075``, the threshold ``tau = 4 m u â + m 2**-1070`` exceeds that distance for any
 ``m < 2**40``, also after its own two roundings. Hence, when ``|ŝ| > tau``, ``s`` is non-zero and has
-the sign of ``ŝ``: the mistake test ``y s <= 0`` has the same answer as ``y ŝ < 0``. When ``â <=
+the sign of ``ŝ``: the mistake test ``y s <= 0`` has the same answer as ``y ŝ < 0``, and so has the
+test ``y != sgn(s)`` of ``rule="sign"`` (the two rules differ only at ``s == 0``). When ``â <=
 2**1000`` no partial sum of either evaluation can overflow, so ``s`` is finite and the reference
 loop would not have raised either. In every other case (``|ŝ| <= tau``: a tie or near-tie,
 or ``ŝ``/``â`` huge, inf or NaN) the pass computes ``s`` itself, sequentially, exactly as the
@@ -49,8 +50,8 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from ._core import count_errors, diverged
 from .results import TrainResult
-from .training import count_errors, diverged
 
 _UNIT_ROUNDOFF = 2.0**-53
 _SUBNORMAL_SLACK = 2.0**-1070  # per term: covers the underflow error of the products, with room
@@ -109,8 +110,10 @@ def _certain_sign(X, i, w, b):  # pragma: no cover - compiled
 
 
 @_jit()
-def _one_pass(X, y, order, eta, step_b, w, b):  # pragma: no cover - compiled
+def _one_pass(X, y, order, eta, step_b, w, b, sign_rule):  # pragma: no cover - compiled
     """Visit the rows in ``order`` (``None``: 0, 1, 2, ...), updating ``w`` in place.
+
+    A mistake is ``y s <= 0``, or ``y != sgn(s)`` with ``sgn(0) = +1`` when ``sign_rule``.
 
     Returns ``(mistakes, b, rescored, overflowed)``: ``rescored`` counts the rows whose sign the
     estimate could not certify, ``overflowed`` says a score was inf or NaN (the pass stops there).
@@ -130,7 +133,10 @@ def _one_pass(X, y, order, eta, step_b, w, b):  # pragma: no cover - compiled
             score = _sequential_score(X, i, w, b)
             if not math.isfinite(score):
                 return mistakes, b, rescored, True
-            wrong = y[i] * score <= 0.0
+            if sign_rule:
+                wrong = y[i] != (1.0 if score >= 0.0 else -1.0)
+            else:
+                wrong = y[i] * score <= 0.0
         if wrong:
             step = eta * y[i]
             for j in range(w.size):
@@ -154,12 +160,13 @@ def _certified_errors(X, y, w, b):  # pragma: no cover - compiled
     return errors, uncertain
 
 
-def _errors(X, y, w, b, Xc, yc, certified_clean) -> int:
-    """``count_errors(X, y, w, b)``, computed without BLAS whenever every sign can be certified.
+def _errors(X, y, w, b, Xc, yc, certified_clean, rule) -> int:
+    """``count_errors(X, y, w, b, rule)``, computed without BLAS whenever every sign can be certified.
 
     ``count_errors`` (also used by the reference loop) scores with ``X @ w``, i.e. BLAS, which
     adds in its own order. The bound of the module docstring holds for *any* order, BLAS's
-    included, so a row whose sign the estimate certifies is counted alike by both; only when
+    included, so a row whose sign the estimate certifies is counted alike by both (and alike by
+both rules, since its score is not 0); only when
     some row is uncertain (a tie or near-tie) is BLAS itself asked. After a clean pass in which
     every sign was certified the answer is 0 without looking. Avoiding BLAS here also avoids
     its thread pool, which is slow to wake on a busy two-core machine.
@@ -167,7 +174,7 @@ def _errors(X, y, w, b, Xc, yc, certified_clean) -> int:
     if certified_clean:
         return 0
     errors, uncertain = _certified_errors(Xc, yc, w, b)
-    return int(errors) if uncertain == 0 else count_errors(X, y, w, b)
+    return int(errors) if uncertain == 0 else count_errors(X, y, w, b, rule)
 
 
 @_jit()
@@ -188,8 +195,9 @@ def fast_loop(
     b: float,
     max_epochs: int,
     next_order: Callable[[], NDArray[np.intp]],
+    rule: str = "margin",
 ) -> TrainResult:
-    """``reference_loop(..., record=False)`` with the pass over the samples compiled.
+    """``reference_loop(..., record=False, rule=rule)`` with the pass over the samples compiled.
 
     Inputs are trusted (validated by :func:`~perceptron.train`). ``w`` is modified in place.
     """
@@ -201,6 +209,7 @@ def fast_loop(
     epoch = 0
     clean = False
     rescored = 0
+    sign_rule = rule == "sign"
     identity = None  # the order array last found to be 0, 1, 2, ... (unshuffled runs reuse it)
     while epoch < max_epochs and not clean:
         epoch += 1
@@ -208,7 +217,9 @@ def fast_loop(
         if order is not identity and order.size == Xc.shape[0] and _is_identity(order):
             identity = order
         visit = None if order is identity else order
-        made, b, rescored, overflowed = _one_pass(Xc, yc, visit, float(eta), float(step_b), wc, float(b))
+        made, b, rescored, overflowed = _one_pass(
+            Xc, yc, visit, float(eta), float(step_b), wc, float(b), sign_rule
+        )
         if overflowed:
             raise diverged("a score")
         mistakes += made
@@ -224,5 +235,5 @@ def fast_loop(
         epochs=epoch,
         converged=clean,
         history=(),
-        errors=_errors(X, y, wc, b, Xc, yc, certified_clean=clean and rescored == 0),
+        errors=_errors(X, y, wc, b, Xc, yc, certified_clean=clean and rescored == 0, rule=rule),
     )

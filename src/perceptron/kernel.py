@@ -30,12 +30,11 @@ from typing import Callable, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_epochs, check_positive, check_scalar, check_X, check_Xy
-from .training import overflow_raises, visiting_order
+from ._core import overflow_raises, sgn, visiting_order
+from ._validation import check_epochs, check_kernel, check_positive, check_scalar, check_X, check_Xy
 
 KernelFunction = Callable[[NDArray[np.float64], NDArray[np.float64]], ArrayLike]
 KernelSpec = Union[str, KernelFunction]
-KERNELS: tuple[str, ...] = ("linear", "poly", "rbf")
 
 
 def _gram(
@@ -71,17 +70,6 @@ def _gram(
     if not np.isfinite(K).all():
         raise ValueError("the kernel matrix contains inf or NaN; rescale X or lower degree/gamma")
     return K
-
-
-def _check_kernel(kernel: KernelSpec) -> KernelSpec:
-    if callable(kernel):
-        return kernel
-    if isinstance(kernel, str) and kernel in KERNELS:
-        return kernel
-    raise ValueError(
-        f"unknown kernel {kernel!r}; choose one of {', '.join(map(repr, KERNELS))} "
-        "or pass a function k(A, B) returning the Gram matrix"
-    )
 
 
 @dataclass(frozen=True)
@@ -152,7 +140,7 @@ class KernelPerceptron:
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
         """Classify the rows of ``X``: ``+1`` where the score is ``>= 0``, else ``-1``."""
-        return np.where(self.decision_function(X) >= 0, 1, -1).astype(np.int64)
+        return sgn(self.decision_function(X))
 
 
 def kernel_train(
@@ -227,7 +215,7 @@ def kernel_train(
     [1, -1]
     """
     Xa, ya = check_Xy(X, y)
-    kernel = _check_kernel(kernel)
+    kernel = check_kernel(kernel)
     degree = check_epochs(degree, "degree")
     gamma = check_positive(gamma, "gamma")
     coef0 = check_scalar(coef0, "coef0")

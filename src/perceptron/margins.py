@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import linprog, minimize
 
-from ._validation import check_scalar, check_w, check_X, check_Xy
+from ._validation import check_offset, check_scalar, check_w, check_X, check_Xy
+from .results import MaxMargin
 
 
 def functional_margins(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -> NDArray[np.float64]:
@@ -79,37 +78,33 @@ def _max_row_norm(X: NDArray[np.float64]) -> float:
     return top * float(np.max(np.linalg.norm(X / top, axis=1)))
 
 
-class MaxMargin(NamedTuple):
-    """The maximum-margin hyperplane: unit normal ``w``, offset ``b`` and margin ``gamma``."""
-
-    w: NDArray[np.float64]
-    b: float
-    gamma: float
-
-
-def max_margin(X: ArrayLike, y: ArrayLike, *, bias: bool = True) -> MaxMargin:
+def max_margin(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> MaxMargin:
     """Return the hard-margin separating hyperplane with the largest geometric margin.
 
     Solves ``min ||w||^2 / 2`` subject to ``y_i (w.x_i + b) >= 1`` (with ``b = 0`` when
-    ``bias=False``), then rescales so that ``||w|| = 1``; the margin is then ``1 / ||w_opt||``.
+    ``bias="none"``), then rescales so that ``||w|| = 1``; the margin is then ``1 / ||w_opt||``.
 
     Parameters
     ----------
     X : array_like of shape (n_samples, n_features)
     y : array_like of shape (n_samples,), labels in {-1, +1}
-    bias : bool, default True
-        Allow an offset; with False the hyperplane passes through the origin.
+    bias : {"one", "radius", "none"}, default "one"
+        The bias mode, as in :func:`~perceptron.train`: with ``"none"`` the hyperplane passes
+        through the origin; ``"one"`` and ``"radius"`` (which differ only in how a perceptron
+        learns the offset) allow any offset. The booleans of earlier versions (True, False)
+        still work, with a DeprecationWarning.
 
     Returns
     -------
     MaxMargin
-        Named tuple ``(w, b, gamma)`` with ``||w|| = 1`` and ``gamma = min_i y_i (w.x_i + b)``.
+        ``w``, ``b`` and ``gamma``, with ``||w|| = 1`` and ``gamma = min_i y_i (w.x_i + b)``; it
+        unpacks as ``w, b, gamma = max_margin(X, y)``.
 
     Raises
     ------
     ValueError
-        On invalid data, or when the data are not linearly separable (through the origin,
-        if ``bias=False``).
+        On invalid data, an unknown ``bias``, or when the data are not linearly separable
+        (through the origin, if ``bias="none"``).
 
     Notes
     -----
@@ -124,8 +119,7 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, bias: bool = True) -> MaxMargin:
     ([1.0, 0.0], -1.0, 1.0)
     """
     Xa, ya = check_Xy(X, y)
-    if not isinstance(bias, (bool, np.bool_)):  # a bias *mode* string such as "none" is truthy
-        raise ValueError(f"bias must be True or False, got {bias!r}")
+    bias = check_offset(bias)  # from here on: whether b is free
     scale = _max_row_norm(Xa)
     if scale == 0.0:
         raise ValueError("the data are not linearly separable: every point is the origin")
@@ -148,7 +142,7 @@ def _feasible_point(A: NDArray[np.float64], bias: bool) -> NDArray[np.float64]:
     n, m = A.shape
     lp = linprog(np.zeros(m), A_ub=-A, b_ub=-np.ones(n), bounds=[(None, None)] * m, method="highs")
     if lp.status == 2:
-        where = "" if bias else " through the origin (try bias=True)"
+        where = "" if bias else ' through the origin (try bias="one")'
         raise ValueError(f"the data are not linearly separable{where}: no hyperplane puts every point on its own side")
     if lp.status != 0:
         raise ValueError(f"could not decide separability: {lp.message}")

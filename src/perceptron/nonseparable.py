@@ -13,15 +13,13 @@ holds what the book needs to *show* that behaviour and to judge the remedies aga
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple
-
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._core import count_errors
 from ._validation import check_bias, check_epochs, check_scalar, check_w, check_Xy
-from .results import TrainResult
-from .training import count_errors, train
+from .results import BestLine, Cycle, TrainResult
+from .training import train
 
 
 def weights_at_epoch_ends(
@@ -84,33 +82,6 @@ def weights_at_epoch_ends(
             pending = next(updates, None)
         W[epoch], B[epoch] = w, b
     return W, B
-
-
-@dataclass(frozen=True)
-class Cycle:
-    """A repeated state of the perceptron run pass after pass in a fixed order.
-
-    Attributes
-    ----------
-    start : int
-        First pass whose starting state recurs (0 = the initial state).
-    period : int
-        Number of passes after which that state recurs (the smallest such number).
-    weights : ndarray of shape (start + period + 1, n_features)
-        The weights at the start of passes ``0, 1, ..., start + period``; the last row equals
-        ``weights[start]``.
-    biases : ndarray of shape (start + period + 1,)
-        The matching biases.
-    updates_per_period : int
-        Number of mistakes made during one period; 0 means the run converged (a clean pass
-        leaves the state unchanged).
-    """
-
-    start: int
-    period: int
-    weights: NDArray[np.float64]
-    biases: NDArray[np.float64]
-    updates_per_period: int
 
 
 def find_cycle(X: ArrayLike, y: ArrayLike, *, bias: str = "one", max_epochs: int = 10_000) -> Cycle | None:
@@ -179,14 +150,6 @@ def find_cycle(X: ArrayLike, y: ArrayLike, *, bias: str = "one", max_epochs: int
         mistakes.append(one_pass.mistakes)
         w, b = one_pass.w, float(one_pass.b)
     return None  # unreachable: the loop returns at epoch == max_epochs
-
-
-class BestLine(NamedTuple):
-    """A line ``w.x + b = 0`` with the fewest training errors, and that number of errors."""
-
-    w: NDArray[np.float64]
-    b: float
-    errors: int
 
 
 def fewest_errors_line(X: ArrayLike, y: ArrayLike) -> BestLine:

@@ -1,80 +1,24 @@
 """Figures used across the book: one function per kind of figure, each returning matplotlib objects.
 
 The two classes have the same colours and markers on every page (Okabe-Ito blue and vermillion,
-distinguishable with the common forms of colour blindness); geometry is drawn with equal aspect.
+distinguishable with the common forms of colour blindness; see :mod:`perceptron._style`); geometry
+is drawn with equal aspect. The proof's figures are in :mod:`perceptron.proof_plots`.
 """
 
 from __future__ import annotations
 
-import copy
+import warnings
 from typing import Callable
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.axis import Axis
 from matplotlib.figure import Figure
-from matplotlib.ticker import AutoLocator, LogLocator
 from numpy.typing import ArrayLike
 
-CLASS_COLORS = {1: "#0072B2", -1: "#D55E00"}
-CLASS_MARKERS = {1: "o", -1: "s"}
-CLASS_LABELS = {1: "y = +1", -1: "y = \u22121"}  # plain text: mathtext parsing would dominate a slider redraw
-BOUNDARY_COLOR = "#222222"
-ACCENT_COLOR = "#009E73"
-# Titles sit at matplotlib's default height, given explicitly: otherwise matplotlib measures every
-# tick label on each draw to lift the title above ticks on top, which these figures never have
-# (same pixels, ~5% less time per slider frame).
-_TITLE_Y = 1.0
-
-
-class _InView:
-    """Mixin for a tick locator: its locations less those outside the view, when two or more remain.
-
-    Matplotlib builds a tick (two marks, two labels, a grid line) for every location a locator
-    returns, and its default locators return one or two beyond each end of an axis that are never
-    drawn; dropping them changes no pixel and saves ~5% of drawing a slider frame. With fewer than
-    two left in view all are kept, since a plain axis chooses its label format from their spread.
-    """
-
-    def __call__(self) -> np.ndarray:
-        locs = np.asarray(super().__call__())  # type: ignore[misc]
-        low, high = sorted(self.axis.get_view_interval())  # type: ignore[attr-defined]
-        slack = 1e-6 * (high - low)  # looser than matplotlib's own test: every tick it draws stays
-        shown = locs[(locs >= low - slack) & (locs <= high + slack)]
-        return shown if len(shown) >= 2 else locs
-
-
-class _InViewAutoLocator(_InView, AutoLocator):
-    """The default locator of a linear axis, building no tick outside the view."""
-
-
-class _InViewLogLocator(_InView, LogLocator):
-    """The default locator of a log axis, building no tick outside the view."""
-
-
-def _visible_ticks_only(axis: Axis) -> None:
-    """Swap the default major locator of ``axis`` for its in-view variant, same settings."""
-    locator = axis.get_major_locator()
-    variant = {AutoLocator: _InViewAutoLocator, LogLocator: _InViewLogLocator}.get(type(locator))
-    if variant is not None:
-        swapped = copy.copy(locator)
-        swapped.__class__ = variant  # same state (bins, base, ...), only __call__ filters
-        axis.set_major_locator(swapped)
-
-
-def new_axes(ax: Axes | None = None, *, size: tuple[float, float] = (4.6, 4.2)) -> Axes:
-    """Return ``ax``, or the axes of a new figure of the given size.
-
-    Margins are fixed rather than computed by a layout engine: every frame of a slider then has
-    the same geometry, and a redraw costs half as much (constrained layout draws twice).
-    """
-    if ax is not None:
-        return ax
-    fig, ax = plt.subplots(figsize=size)
-    fig.subplots_adjust(left=0.15, right=0.96, bottom=0.12, top=0.9)
-    return ax
-
+from ._style import ACCENT_COLOR, BOUNDARY_COLOR, CLASS_COLORS, CLASS_LABELS, CLASS_MARKERS, TITLE_Y, new_axes
+from ._ticks import plain_log_ticks, visible_ticks_only
+from .margins import functional_margins, radius
 
 def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool = True, **kwargs) -> Axes:
     """Scatter a two-feature dataset, each class in its own colour and marker.
@@ -87,8 +31,8 @@ def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool
     if X.ndim != 2 or X.shape[1] != 2:
         raise ValueError(f"plot_data draws 2-D points: X must have shape (n, 2), got {X.shape}")
     ax = new_axes(ax)
-    _visible_ticks_only(ax.xaxis)
-    _visible_ticks_only(ax.yaxis)
+    visible_ticks_only(ax.xaxis)
+    visible_ticks_only(ax.yaxis)
     style = {"s": 28, "edgecolors": "white", "linewidths": 0.6, "zorder": 3} | kwargs
     for label in (1, -1):
         pts = X[y == label]
@@ -217,7 +161,7 @@ def plot_classifier(
         ax.scatter(*X[highlight], s=180, facecolors="none", edgecolors=BOUNDARY_COLOR, linewidths=1.8,
                    zorder=5, label="updated on")
     if title:
-        ax.set_title(title, y=_TITLE_Y)
+        ax.set_title(title, y=TITLE_Y)
     if legend:
         ax.legend(loc="best", fontsize="small", framealpha=0.85)
     return ax
@@ -243,7 +187,7 @@ def plot_decision_regions(
     ax.contour(gx, gy, z, levels=[0], colors=[BOUNDARY_COLOR], linewidths=1.5, zorder=1)
     plot_data(X, y, ax)
     if title:
-        ax.set_title(title, y=_TITLE_Y)
+        ax.set_title(title, y=TITLE_Y)
     return ax
 
 
@@ -308,7 +252,7 @@ def plot_weight_image(
     ax.set_xticks([])
     ax.set_yticks([])
     if title:
-        ax.set_title(title, y=_TITLE_Y)
+        ax.set_title(title, y=TITLE_Y)
     if colorbar:
         ax.figure.colorbar(image, ax=ax, label="weight", shrink=0.85)
     return ax
@@ -362,8 +306,6 @@ def plot_margin(
     2
     >>> plt.close(ax.figure)
     """
-    from .margins import functional_margins, radius
-
     w = np.asarray(w, dtype=float)
     margins = functional_margins(X, y, w, b)
     norm = float(np.linalg.norm(w))
@@ -382,113 +324,34 @@ def plot_margin(
     return ax
 
 
-def plain_log_ticks(ax: Axes) -> Axes:
-    """Label log axes with plain numbers (1, 10, 100) and drop their minor ticks: both are slow to draw.
-
-    Mathtext powers (``10^2``) and the eight minor ticks per decade dominate the time to draw a
-    log-log figure, which matters for a slider; no tick is built for decades outside the view
-    either. Returns ``ax``.
-
-    Examples
-    --------
-    >>> fig, ax = plt.subplots()
-    >>> _ = ax.loglog([1, 1000], [1, 1000])
-    >>> plain_log_ticks(ax).xaxis.get_major_formatter()(100.0)
-    '100'
-    >>> plt.close(fig)
-    """
-    from matplotlib.ticker import FuncFormatter, NullLocator
-
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-        axis.set_minor_locator(NullLocator())
-        _visible_ticks_only(axis)
-    return ax
+__all__ = [
+    "ACCENT_COLOR",
+    "BOUNDARY_COLOR",
+    "CLASS_COLORS",
+    "CLASS_LABELS",
+    "CLASS_MARKERS",
+    "figure_of",
+    "new_axes",
+    "plain_log_ticks",
+    "plot_classifier",
+    "plot_data",
+    "plot_decision_regions",
+    "plot_hyperplane",
+    "plot_margin",
+    "plot_margin_band",
+    "plot_weight_image",
+]
 
 
-def plot_proof_race(q, ax: Axes | None = None, *, legend: bool = True) -> Axes:
-    """The convergence proof as a race on log-log axes, from :func:`perceptron.proof_quantities`.
+def __getattr__(name: str):
+    """The proof's figures moved to :mod:`perceptron.proof_plots`; the old spelling still works."""
+    if name in ("plot_proof_race", "plot_proof_inequalities"):
+        warnings.warn(
+            f"perceptron.plotting.{name} is deprecated; use perceptron.proof_plots.{name}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        from . import proof_plots
 
-    Draws the proved lower bound ``k g`` on the alignment and the proved upper bound ``sqrt(k) R``
-    on the length (lines of slope 1 and 1/2, crossing at ``k = (R/g)^2``, marked by a dashed
-    vertical line), and the measured alignment ``u.w_k`` and length ``||w_k||`` of the run, all
-    divided by the learning rate. The measured points must stay between the two lines.
-
-    Parameters
-    ----------
-    q : ProofQuantities
-        What :func:`perceptron.proof_quantities` returns for a recorded run.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure when omitted.
-    legend : bool, default True
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-
-    Examples
-    --------
-    >>> from perceptron import proof_quantities, train
-    >>> X, y = [[1.0, 0.0], [0.0, 1.0], [-0.5, -0.5]], [1, 1, -1]
-    >>> q = proof_quantities(X, y, train(X, y, bias="none", record=True), bias="none")
-    >>> ax = plot_proof_race(q)
-    >>> ax.get_title()
-    '2 mistakes, bound 2'
-    >>> plt.close(ax.figure)
-    """
-    ax = new_axes(ax, size=(5.6, 3.8))
-    k = np.geomspace(1, 1.6 * max(q.bound, 1.0), 100)
-    ax.loglog(k, k * q.margin, color=CLASS_COLORS[-1], label="kγ (proved lower bound)")
-    ax.loglog(k, np.sqrt(k) * q.radius, color=CLASS_COLORS[1], label="√k R (proved upper bound)")
-    ax.loglog(q.k, q.alignment, "o", ms=3, color=CLASS_COLORS[-1], label="w*·w_k (measured)")
-    ax.loglog(q.k, np.sqrt(q.sq_norm), "s", ms=3, color=CLASS_COLORS[1], label="‖w_k‖ (measured)")
-    ax.axvline(q.bound, color=BOUNDARY_COLOR, ls="--", lw=1, label="k = (R/γ)²")
-    plain_log_ticks(ax)
-    ax.set_xlabel("update k")
-    ax.set_title(f"{len(q.k)} mistakes, bound {q.bound:.0f}", y=_TITLE_Y)
-    if legend:
-        ax.legend(loc="upper left", fontsize="x-small", framealpha=0.85)
-    return ax
-
-
-def plot_proof_inequalities(q, *, title: str | None = None) -> Figure:
-    """Three panels, one per inequality of the convergence proof, along a recorded run.
-
-    ``||w_k||^2 <= k R^2`` (left), ``u.w_k >= k g`` (middle) and ``sqrt(k) g / R <= cos theta_k <= 1``
-    (right), with the measured sequence in the +1 colour and the proved bound in the -1 colour.
-
-    Parameters
-    ----------
-    q : ProofQuantities
-        What :func:`perceptron.proof_quantities` returns for a recorded run.
-    title : str, optional
-        Figure title.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Examples
-    --------
-    >>> from perceptron import proof_quantities, train
-    >>> X, y = [[1.0, 0.0], [0.0, 1.0], [-0.5, -0.5]], [1, 1, -1]
-    >>> q = proof_quantities(X, y, train(X, y, bias="none", record=True), bias="none")
-    >>> fig = plot_proof_inequalities(q, title="tight")
-    >>> [ax.get_legend().get_texts()[1].get_text() for ax in fig.axes]
-    ['k R²', 'k γ', '√k γ / R']
-    >>> plt.close(fig)
-    """
-    fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.1))
-    fig.subplots_adjust(left=0.05, right=0.99, bottom=0.17, top=0.86, wspace=0.22)
-    panels = [(q.sq_norm, q.sq_norm_bound, "‖w_k‖² / η²", "k R²"),
-              (q.alignment, q.alignment_bound, "w*·w_k / η", "k γ"),
-              (q.cosine, q.cosine_bound, "cos θ_k", "√k γ / R")]
-    for ax, (measured, bound, name, bound_name) in zip(axes, panels):
-        ax.plot(q.k, measured, "o-", ms=3, color=CLASS_COLORS[1], label=name)
-        ax.plot(q.k, bound, color=CLASS_COLORS[-1], label=bound_name)
-        ax.set_xlabel("update k")
-        ax.legend(fontsize="small")
-    axes[2].axhline(1, color=BOUNDARY_COLOR, ls="--", lw=1)
-    if title:
-        fig.suptitle(title)
-    return fig
+        return getattr(proof_plots, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -42,8 +42,8 @@ from typing import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._core import count_errors, diverged, overflow_raises, prepare_run, sequential_dot
 from .results import TrainResult, Update
-from .training import count_errors, diverged, overflow_raises, prepare_run, sequential_dot
 
 
 def pocket(

@@ -17,61 +17,16 @@ and assert each inequality.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_bias, check_positive, check_scalar, check_w, check_Xy
+from ._core import bias_scale
+from ._validation import check_bias, check_positive, check_scalar, check_w, check_Xy, check_zero_start
 from .margins import max_margin, radius
-from .results import TrainResult
-from .training import bias_scale
+from .results import ProofQuantities, TrainResult
 
 
-@dataclass(frozen=True)
-class ProofQuantities:
-    """The two sides of every inequality of the convergence proof, after each update.
-
-    All sequences have one entry per update ``k = 1, ..., M`` and refer to the augmented
-    weights divided by the learning rate, ``w~_k / eta``.
-
-    Attributes
-    ----------
-    k : ndarray of int
-        Update counter ``1, ..., M``.
-    sq_norm : ndarray
-        ``||w~_k||^2 / eta^2``.
-    sq_norm_bound : ndarray
-        ``k R~^2``, the proof's upper bound on ``sq_norm``.
-    alignment : ndarray
-        ``u.w~_k / eta`` with ``u`` the unit-normalised augmented reference separator.
-    alignment_bound : ndarray
-        ``k g~``, the proof's lower bound on ``alignment``.
-    cosine : ndarray
-        ``u.w~_k / ||w~_k||``, the cosine of the angle between ``u`` and ``w~_k`` (at most 1).
-    cosine_bound : ndarray
-        ``sqrt(k) g~ / R~``, the proof's lower bound on ``cosine``.
-    radius : float
-        ``R~ = max_i ||x~_i||``, the radius of the augmented points.
-    margin : float
-        ``g~ = min_i y_i u.x~_i``, the reference separator's margin on the augmented points.
-    bound : float
-        ``(R~ / g~)^2``: the number of updates the proof allows.
-    """
-
-    k: NDArray[np.int64]
-    sq_norm: NDArray[np.float64]
-    sq_norm_bound: NDArray[np.float64]
-    alignment: NDArray[np.float64]
-    alignment_bound: NDArray[np.float64]
-    cosine: NDArray[np.float64]
-    cosine_bound: NDArray[np.float64]
-    radius: float
-    margin: float
-    bound: float
-
-
-def augment(X: NDArray[np.float64], bias: str) -> tuple[NDArray[np.float64], float]:
+def _augment(X: NDArray[np.float64], bias: str) -> tuple[NDArray[np.float64], float]:
     """Append the bias mode's constant ``c`` to every row (nothing for ``"none"``); return ``(X~, c)``."""
     c = bias_scale(X, bias)  # type: ignore[arg-type]
     if bias == "none":
@@ -151,7 +106,7 @@ def proof_quantities(
         raise ValueError(
             f"result records {len(result.history)} of its {result.mistakes} updates: train with record=True"
         )
-    Xt, c = augment(Xa, mode)
+    Xt, c = _augment(Xa, mode)
     u = _reference(Xa, ya, Xt, c, mode, w_star, b_star)
     margin = float(np.min(ya * (Xt @ u)))
     if margin <= 0:
@@ -160,7 +115,7 @@ def proof_quantities(
         )
     R = radius(Xt)
     W = _augmented_history(result, Xa.shape, c, mode) / eta
-    _check_zero_start(W, Xt, ya, result, R)
+    check_zero_start(W, Xt, ya, [u.index for u in result.history], R)
     k = np.arange(1, len(W) + 1, dtype=np.int64)
     sq_norm = np.einsum("ij,ij->i", W, W)
     alignment = W @ u
@@ -191,7 +146,7 @@ def _reference(
 ) -> NDArray[np.float64]:
     """The unit augmented reference separator ``u``: the given ``(w*, b*/c)`` or the best one."""
     if w_star is None:
-        return max_margin(Xt, y, bias=False).w
+        return max_margin(Xt, y, bias="none").w
     w = check_w(w_star, X.shape[1], name="w_star")
     b = check_scalar(b_star, "b_star")
     if mode == "none":
@@ -220,27 +175,3 @@ def _augmented_history(result: TrainResult, shape: tuple[int, int], c: float, mo
         if mode != "none":
             W[row, d] = update.b / c
     return W
-
-
-def _check_zero_start(
-    W: NDArray[np.float64], Xt: NDArray[np.float64], y: NDArray[np.float64], result: TrainResult, R: float
-) -> None:
-    """Undo the first update; what remains is the start, which the proof needs to be zero.
-
-    Also checks that consecutive recorded weights differ by exactly ``y_i x~_i`` (to rounding),
-    which catches a run made with another ``bias``, ``eta`` or dataset.
-    """
-    if len(W) == 0:
-        return
-    steps = np.diff(np.vstack([np.zeros(W.shape[1]), W]), axis=0)
-    idx = np.array([u.index for u in result.history])
-    expected = y[idx, None] * Xt[idx]
-    gap = float(np.max(np.abs(steps[1:] - expected[1:]))) if len(W) > 1 else 0.0
-    start = float(np.max(np.abs(W[0] - expected[0])))
-    tol = 1e-9 * R * len(W)
-    if gap > tol:
-        raise ValueError("result's updates are not y_i x~_i steps for this X, bias and eta: pass the run's own")
-    if start > tol:
-        raise ValueError(
-            "the run did not start at w = 0, b = 0 (or was made with another eta); the proof assumes a zero start"
-        )

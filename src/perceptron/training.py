@@ -3,7 +3,9 @@
 Conventions (stated once in the book's notation page and used everywhere):
 
 * a *mistake* is ``y_i * (w @ x_i + b) <= 0``: a point on the hyperplane counts as a mistake,
-  which is also scikit-learn's rule;
+  which is also scikit-learn's rule (``rule="margin"``); ``rule="sign"`` instead counts a mistake
+  when ``y_i != sgn(w @ x_i + b)`` with ``sgn(0) = +1``, the rule of the CMU 36-350 notes, under
+  which a point on the hyperplane is a mistake only when its label is -1;
 * on a mistake ``w += eta * y_i * x_i``; the bias follows the ``bias`` mode, which is the same
   as augmenting every point with a constant coordinate ``c`` and learning its weight ``b / c``:
 
@@ -22,103 +24,19 @@ from __future__ import annotations
 
 import math
 import sys
-from contextlib import contextmanager
+import warnings
 from dataclasses import replace
-from typing import Callable, Iterator
+from typing import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import (
-    BiasMode,
-    check_bias,
-    check_epochs,
-    check_positive,
-    check_scalar,
-    check_w,
-    check_Xy,
-)
+from . import _core
+from ._validation import check_rule, check_scalar, check_w
 from .results import TrainResult, Update
 
 #: Sample visits (passes x samples) left to the readable loop before the compiled pass takes over.
 REFERENCE_BUDGET = 5_000
-
-
-def bias_scale(X: NDArray[np.float64], bias: BiasMode) -> float:
-    """Return the constant ``c`` that the bias mode appends to every point (1, R or 0)."""
-    if bias == "one":
-        return 1.0
-    if bias == "radius":
-        return float(np.max(np.linalg.norm(X, axis=1)))
-    return 0.0
-
-
-def visiting_order(n: int, shuffle: bool, seed: int | np.random.Generator | None) -> Callable[[], NDArray[np.intp]]:
-    """Return a function giving the order of the next pass: fixed, or a fresh seeded permutation."""
-    if not shuffle:
-        fixed = np.arange(n)
-        return lambda: fixed
-    rng = np.random.default_rng(seed)
-    return lambda: rng.permutation(n)
-
-
-def sequential_dot(x: NDArray[np.float64], w: NDArray[np.float64]) -> float:
-    """Return ``w . x`` with the products added one at a time, left to right.
-
-    This pins the rounding of a score: it is the order of scikit-learn's ``Perceptron`` and of the
-    compiled loop in :mod:`perceptron.fast_training`. ``x @ w`` calls BLAS, which adds in blocks
-    (with this machine's OpenBLAS, from 16 features on) and can round differently; that matters
-    only for a score within rounding of 0, but then it decides whether a point is a mistake.
-    """
-    return float(np.cumsum(x * w)[-1])
-
-
-def count_errors(X: NDArray[np.float64], y: NDArray[np.float64], w: NDArray[np.float64], b: float) -> int:
-    """Count the points with ``y (w.x + b) <= 0`` (the book's notion of a mistake)."""
-    return int(np.count_nonzero(y * (X @ w + b) <= 0))
-
-
-def diverged(what: str) -> ValueError:
-    """The error raised when arithmetic overflows during training."""
-    return ValueError(
-        f"training diverged: {what} overflowed to inf/NaN; rescale X or lower eta (or w0/b0)"
-    )
-
-
-@contextmanager
-def overflow_raises(what: str) -> Iterator[None]:
-    """Inside the block, numpy overflow raises :func:`diverged` naming ``what``.
-
-    Overflow is an error, not a warning followed by inf/NaN weights: a NaN score would otherwise
-    compare as "no mistake" and training would go on silently.
-    """
-    try:
-        with np.errstate(over="raise", invalid="raise"):
-            yield
-    except FloatingPointError:
-        raise diverged(what) from None
-
-
-def prepare_run(
-    X: ArrayLike,
-    y: ArrayLike,
-    eta: float,
-    bias: str,
-    max_epochs: int,
-    shuffle: bool,
-    seed: int | np.random.Generator | None,
-) -> tuple[NDArray[np.float64], NDArray[np.float64], float, float, int, Callable[[], NDArray[np.intp]]]:
-    """Validate the arguments every perceptron variant shares (train, pocket, averaged, voted).
-
-    Returns ``(X, y, eta, step_b, max_epochs, next_order)``: the checked data, the bias step
-    ``eta * c**2`` of the bias mode and the function giving each pass's visiting order.
-    """
-    Xa, ya = check_Xy(X, y)
-    eta = check_positive(eta, "eta")
-    mode = check_bias(bias)
-    max_epochs = check_epochs(max_epochs)
-    step_b = eta * bias_scale(Xa, mode) ** 2
-    return Xa, ya, eta, step_b, max_epochs, visiting_order(Xa.shape[0], shuffle, seed)
 
 
 def train(
@@ -133,12 +51,14 @@ def train(
     shuffle: bool = False,
     seed: int | np.random.Generator | None = None,
     record: bool = False,
+    rule: str = "margin",
 ) -> TrainResult:
     """Train a perceptron by Rosenblatt's mistake-driven rule.
 
-    The loop visits the samples pass after pass; on every mistake (``y_i (w.x_i + b) <= 0``) it
-    adds ``eta * y_i * x_i`` to ``w`` and updates ``b`` as ``bias`` says. It stops after the first
-    pass without a mistake, or after ``max_epochs`` passes, so it always terminates.
+    The loop visits the samples pass after pass; on every mistake (``y_i (w.x_i + b) <= 0``, or
+    as ``rule`` says) it adds ``eta * y_i * x_i`` to ``w`` and updates ``b`` as ``bias`` says. It
+    stops after the first pass without a mistake, or after ``max_epochs`` passes, so it always
+    terminates.
 
     Parameters
     ----------
@@ -166,17 +86,27 @@ def train(
         Source of the permutations when ``shuffle`` is True.
     record : bool, default False
         Keep every update (index and the ``(w, b)`` after it) in ``history``.
+    rule : {"margin", "sign"}, default "margin"
+        What counts as a mistake, with the score ``s = w.x_i + b`` (products added left to right,
+        then ``b``). ``"margin"``, the book's rule: ``y_i s <= 0``, so a point on the hyperplane
+        is always a mistake. ``"sign"``, the rule of the CMU 36-350 notes: ``y_i != sgn(s)`` with
+        ``sgn(0) = +1``, so a point on the hyperplane is a mistake only when ``y_i = -1`` (an
+        update when ``s < 0`` for ``y_i = +1`` and when ``s >= 0`` for ``y_i = -1``). The two
+        rules make the same run unless some score is exactly 0, which happens from the zero
+        start (the first point is always a mistake under ``"margin"``, only a -1 point under
+        ``"sign"``) and on integer-valued data.
 
     Returns
     -------
     TrainResult
-        ``w``, ``b``, ``mistakes``, ``epochs``, ``converged``, ``history`` and ``errors``.
+        ``w``, ``b``, ``mistakes``, ``epochs``, ``converged``, ``history`` and ``errors``
+        (counted with ``rule``, so a converged run has ``errors == 0`` under either rule).
 
     Raises
     ------
     ValueError
         On invalid data, labels other than -1/+1, ``eta <= 0``, ``max_epochs < 1``, an unknown
-        ``bias``, or when the weights or scores overflow during training.
+        ``bias`` or ``rule``, or when the weights or scores overflow during training.
 
     Notes
     -----
@@ -204,8 +134,18 @@ def train(
     >>> result = train(X, y)
     >>> result.converged, result.mistakes, result.w.tolist(), result.b
     (True, 1, [2.0, 1.0], 1.0)
+
+    From the zero start every score is 0. Under the notes' rule the first point (label +1) is
+    then classified correctly, so the first update comes from the first -1 point:
+
+    >>> result = train(X, y, rule="sign", record=True)
+    >>> result.history[0].index, result.mistakes, result.w.tolist(), result.b
+    (2, 1, [1.0, 1.0], -1.0)
     """
-    Xa, ya, eta, step_b, max_epochs, next_order = prepare_run(X, y, eta, bias, max_epochs, shuffle, seed)
+    Xa, ya, eta, step_b, max_epochs, next_order = _core.prepare_run(
+        X, y, eta, bias, max_epochs, shuffle, seed
+    )
+    rule = check_rule(rule)
     w = np.zeros(Xa.shape[1]) if w0 is None else check_w(w0, Xa.shape[1], name="w0").copy()
     b = check_scalar(b0, "b0")
     # Both loops below make the same updates in the same order, bit for bit (tests/
@@ -214,7 +154,7 @@ def train(
     # the work exceeds about REFERENCE_BUDGET sample visits, or at once if it is already loaded.
     if record:
         head = max_epochs
-    elif compiled_loop_loaded():
+    elif _compiled_loop_loaded():
         head = 0
     else:
         head = min(max_epochs, REFERENCE_BUDGET // Xa.shape[0])
@@ -222,19 +162,19 @@ def train(
         # The loop checks every score and weight for inf/NaN and raises `diverged` itself; numpy's
         # own overflow warnings would only print noise before that error.
         with np.errstate(over="ignore", invalid="ignore"):
-            result = reference_loop(Xa, ya, eta, step_b, w, b, head, next_order, record)
+            result = reference_loop(Xa, ya, eta, step_b, w, b, head, next_order, record, rule)
         if result.converged or head == max_epochs:
             return result
         w, b = result.w, result.b
     from .fast_training import fast_loop  # imported on first use: numba takes ~0.3 s to load
 
-    rest = fast_loop(Xa, ya, eta, step_b, w, b, max_epochs - head, next_order)
+    rest = fast_loop(Xa, ya, eta, step_b, w, b, max_epochs - head, next_order, rule)
     if head == 0:
         return rest
     return replace(rest, mistakes=result.mistakes + rest.mistakes, epochs=head + rest.epochs)
 
 
-def compiled_loop_loaded() -> bool:
+def _compiled_loop_loaded() -> bool:
     """Whether :mod:`perceptron.fast_training` (and with it numba) is already imported."""
     return f"{__package__}.fast_training" in sys.modules
 
@@ -249,6 +189,7 @@ def reference_loop(
     max_epochs: int,
     next_order: Callable[[], NDArray[np.intp]],
     record: bool,
+    rule: str = "margin",
 ) -> TrainResult:
     """The textbook loop, one sample at a time: the version the book teaches from.
 
@@ -262,10 +203,14 @@ def reference_loop(
         epoch += 1
         clean = True
         for i in next_order():
-            score = sequential_dot(X[i], w) + b
+            score = _core.sequential_dot(X[i], w) + b
             if not math.isfinite(score):
-                raise diverged("a score")
-            if y[i] * score <= 0:  # on the wrong side, or on the hyperplane: a mistake
+                raise _core.diverged("a score")
+            if rule == "margin":  # the book's rule: on the wrong side, or on the hyperplane
+                wrong = y[i] * score <= 0
+            else:  # the notes' rule: y != sgn(score), with sgn(0) = +1
+                wrong = y[i] != (1.0 if score >= 0 else -1.0)
+            if wrong:
                 w += (eta * y[i]) * X[i]
                 b += y[i] * step_b
                 mistakes += 1
@@ -273,7 +218,7 @@ def reference_loop(
                 if record:
                     history.append(Update(epoch, int(i), w.copy(), float(b)))
         if not (np.isfinite(w).all() and math.isfinite(b)):
-            raise diverged("the weights")
+            raise _core.diverged("the weights")
     return TrainResult(
         w=w,
         b=float(b),
@@ -281,5 +226,33 @@ def reference_loop(
         epochs=epoch,
         converged=clean,
         history=tuple(history),
-        errors=count_errors(X, y, w, b),
+        errors=_core.count_errors(X, y, w, b, rule),
     )
+
+
+# The helpers every variant shares moved to the private core (perceptron._core); these names
+# keep working for a while, with a DeprecationWarning.
+_MOVED = {
+    "bias_scale": "perceptron._core.bias_scale",
+    "visiting_order": "perceptron._core.visiting_order",
+    "sequential_dot": "perceptron._core.sequential_dot",
+    "count_errors": "perceptron.count_errors",
+    "diverged": "perceptron._core.diverged",
+    "overflow_raises": "perceptron._core.overflow_raises",
+    "prepare_run": "perceptron._core.prepare_run",
+}
+
+
+def __getattr__(name: str):
+    if name in _MOVED:
+        warnings.warn(
+            f"perceptron.training.{name} is deprecated; use {_MOVED[name]}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if name == "count_errors":
+            from .linear import count_errors
+
+            return count_errors
+        return getattr(_core, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
