@@ -174,7 +174,7 @@ def test_bank_5_numbers():
     X, y = np.array([[2.0, 0.0], [0.0, 1.0]]), np.array([1, -1])                      # E5.2
     run = pc.train(X, y, bias="none", record=True)
     assert run.mistakes == 2 and np.array_equal(run.w, [2, -1])
-    assert np.isclose(pc.max_margin(X, y, bias=False).gamma, 2 / math.sqrt(5)) and "0.8944" in text
+    assert np.isclose(pc.max_margin(X, y, bias="none").gamma, 2 / math.sqrt(5)) and "0.8944" in text
     assert np.isclose(pc.mistake_bound(X, y, bias="none"), 5) and "= 5 \\ge M = 2" in text
     assert (2 / 0.5) ** 2 == 16                                                        # Q5.2
 
