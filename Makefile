@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: book test test-oldest install browser bench homework lock clean student slides
+.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean student slides
 
 install: $(STAMP)
 
@@ -47,10 +47,24 @@ $(CHROMIUM):
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq chromium
 
+# Debian's bubblewrap: the sandbox every graded homework notebook runs in.
+BWRAP := /usr/bin/bwrap
+sandbox: $(BWRAP)
+$(BWRAP):
+	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq bubblewrap
+
+# Debian's R (Rscript) for the test of the 36-350 notes' R code (book/r/perceptron_36350.R).
+RSCRIPT := /usr/bin/Rscript
+rscript: $(RSCRIPT)
+$(RSCRIPT):
+	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq --no-install-recommends r-base-core
+
 # The book build, then package tests and every docstring example of the package, checks of the built
 # book in Chromium, strict nbval over every chapter; two workers (one per core), each file's tests on
 # one worker so a notebook runs in order.
-test: $(STAMP) browser
+test: $(STAMP) browser sandbox rscript
 	$(MAKE) --no-print-directory book
 	$(MAKE) --no-print-directory student
 	$(MAKE) --no-print-directory slides
@@ -78,12 +92,22 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/widget_callbacks.py
 
-# Student notebooks and autograder zips of the homework (otter assign, no Docker) in _build/homework;
-# an assignment is rebuilt only when its master, the hidden tests' helper or the build tool change.
+# Student notebooks and autograder zips of the homework (otter assign, no Docker) in _build/homework.
+# `make homework SECRET=...` draws the hidden tests' data from an instructor's secret (give it in the
+# environment, not on a shared machine's command line); an assignment is rebuilt when its master,
+# the homework package or the secret change.
 HOMEWORK := $(patsubst notebooks/homework/%.ipynb,_build/homework/%/manifest.json,$(wildcard notebooks/homework/hw*.ipynb))
+HOMEWORK_SRC := $(wildcard src/perceptron_homework/*.py src/perceptron_homework/checks/*.py)
 homework: $(HOMEWORK)
-_build/homework/%/manifest.json: notebooks/homework/%.ipynb notebooks/homework/hwcheck.py tools/homework.py $(STAMP)
-	$(BIN)/python tools/homework.py build $< --out _build/homework
+_build/homework/.secret: FORCE
+	@mkdir -p $(@D)
+	@printf '%s' "$(SECRET)" | sha256sum | cmp -s - $@ 2>/dev/null || printf '%s' "$(SECRET)" | sha256sum > $@
+_build/homework/%/manifest.json: notebooks/homework/%.ipynb $(HOMEWORK_SRC) _build/homework/.secret $(STAMP)
+	HOMEWORK_SECRET="$(SECRET)" $(BIN)/python tools/homework.py build $< --out _build/homework
+
+# Grade a class of 100 generated submissions with --jobs 2 and print the throughput.
+bench-homework: $(STAMP) sandbox
+	$(BIN)/python benchmarks/homework_batch.py --jobs 2 --count 100
 
 # Regenerate requirements.lock from requirements.in in a scratch environment.
 lock:
@@ -92,6 +116,8 @@ lock:
 	{ sed -n '1,3p' requirements.lock; .lock-venv/bin/python -m pip freeze --all | grep -v '^pip=='; } > requirements.lock.new
 	mv requirements.lock.new requirements.lock && rm -rf .lock-venv
 	$(PYTHON) tools/write_environment_yml.py
+
+FORCE:
 
 clean:
 	rm -rf _build

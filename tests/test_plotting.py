@@ -129,6 +129,7 @@ def test_proof_race_plots_the_measured_run_between_the_proved_bounds():
     np.testing.assert_allclose(length, np.sqrt(q.sq_norm))
     assert lines["k = (R/γ)²"].get_xdata()[0] == pytest.approx(q.bound)
     assert ax.get_xscale() == ax.get_yscale() == "log"
+    assert ax.get_xlabel() and ax.get_ylabel(), "both axes of the race are labelled"
     assert plot_proof_race(q, legend=False).get_legend() is None
 
 
@@ -143,6 +144,7 @@ def test_proof_inequalities_figure_has_one_panel_per_inequality_with_measured_an
         drawn = [line.get_ydata() for line in ax.get_lines()]
         np.testing.assert_allclose(drawn[0], measured)
         np.testing.assert_allclose(drawn[1], bound)
+        assert ax.get_xlabel() == "update k" and ax.get_ylabel(), "every panel labels its y-axis"
 
 
 # --- drawing cost: fewer tick objects and no title measurement, the same picture -------------------

@@ -51,6 +51,7 @@ def plot_proof_race(q: ProofQuantities, ax: Axes | None = None, *, legend: bool 
     ax.axvline(q.bound, color=BOUNDARY_COLOR, ls="--", lw=1, label="k = (R/γ)²")
     plain_log_ticks(ax)
     ax.set_xlabel("update k")
+    ax.set_ylabel("alignment and length (÷ η)")
     ax.set_title(f"{len(q.k)} mistakes, bound {q.bound:.0f}", y=TITLE_Y)
     if legend:
         ax.legend(loc="upper left", fontsize="x-small", framealpha=0.85)
@@ -85,7 +86,7 @@ def plot_proof_inequalities(q: ProofQuantities, *, title: str | None = None) -> 
     >>> plt.close(fig)
     """
     fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.1))
-    fig.subplots_adjust(left=0.05, right=0.99, bottom=0.17, top=0.86, wspace=0.22)
+    fig.subplots_adjust(left=0.06, right=0.99, bottom=0.17, top=0.86, wspace=0.3)
     panels = [(q.sq_norm, q.sq_norm_bound, "‖w_k‖² / η²", "k R²"),
               (q.alignment, q.alignment_bound, "w*·w_k / η", "k γ"),
               (q.cosine, q.cosine_bound, "cos θ_k", "√k γ / R")]
@@ -93,6 +94,7 @@ def plot_proof_inequalities(q: ProofQuantities, *, title: str | None = None) -> 
         ax.plot(q.k, measured, "o-", ms=3, color=CLASS_COLORS[1], label=name)
         ax.plot(q.k, bound, color=CLASS_COLORS[-1], label=bound_name)
         ax.set_xlabel("update k")
+        ax.set_ylabel(name)
         ax.legend(fontsize="small")
     axes[2].axhline(1, color=BOUNDARY_COLOR, ls="--", lw=1)
     if title:

@@ -1,0 +1,149 @@
+"""Build the homework: student notebooks and autograder zips, with ``otter assign`` (no Docker).
+
+For every master of ``notebooks/homework/`` the build writes, under the output folder,
+``<name>/student/<name>.ipynb`` (solutions and hidden tests stripped),
+``<name>/autograder/<name>-autograder.zip`` and ``<name>/manifest.json``. The zip is otter's,
+plus what :mod:`perceptron_homework` grades with: the assignment's tests and points and the
+instructor's *secret* (``perceptron_homework.json``), and a Gradescope ``run_autograder`` and
+``setup.sh`` that grade in the sandbox.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from . import checks
+from .grading import CONFIG, Assignment, natural_key
+
+RUN_AUTOGRADER = """\
+#!/usr/bin/env bash
+# Gradescope runs this file for every submission. It grades the notebook in
+# /autograder/submission in a bubblewrap sandbox (no network, read-only files, limits) and
+# writes /autograder/results/results.json. AUTOGRADER_ROOT and PYTHON override the defaults.
+set -euo pipefail
+exec "${PYTHON:-python3}" -m perceptron_homework gradescope --root "${AUTOGRADER_ROOT:-/autograder}"
+"""
+
+SETUP_SH = """\
+#!/usr/bin/env bash
+# Gradescope runs this once, when it builds the autograder's image (Ubuntu, as root).
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq bubblewrap python3 python3-pip python3-venv git
+python3 -m pip install --quiet -r /autograder/source/requirements.txt
+"""
+
+REQUIREMENTS = "perceptron[homework] @ git+https://github.com/perceptron-course/perceptron\n"
+
+
+def build(master: Path, out: Path, *, secret: str = checks.PUBLIC_SECRET, run_tests: bool = True) -> Path:
+    """Run ``otter assign`` on ``master`` and install its outputs in ``out/<name>``; return that.
+
+    With ``run_tests`` (otter's default) otter also grades the solutions against every public and
+    hidden test, with the hidden tests' data drawn from ``secret``, and fails if one does not pass.
+    """
+    if not secret:
+        raise ValueError("the secret must not be empty")
+    name = master.stem
+    with tempfile.TemporaryDirectory(prefix=f"{name}-") as tmp:
+        # Assign from a copy so that nothing otter writes lands in the repository.
+        src = Path(tmp, "src")
+        src.mkdir()
+        shutil.copy(master, src / master.name)
+        (src / checks.SECRET_FILE).write_text(json.dumps({"secret": secret}) + "\n")
+        dist = Path(tmp, "dist")
+        cmd = [sys.executable, "-m", "otter", "assign", "--no-pdfs", str(src / master.name), str(dist)]
+        run = subprocess.run(cmd + ([] if run_tests else ["--no-run-tests"]), capture_output=True, text=True, check=False,
+                             cwd=src)
+        if run.returncode != 0:
+            raise RuntimeError(f"otter assign failed on {master}:\n{run.stdout}\n{run.stderr}")
+        # otter stamps the zip's name with the time; a fixed name is what instructors link to.
+        (zip_path,) = (dist / "autograder").glob("*.zip")
+        zip_path = zip_path.rename(dist / "autograder" / f"{name}-autograder.zip")
+        for view in ("student", "autograder"):
+            stable_cell_ids(dist / view / master.name)
+        tests = autograder_tests(zip_path)
+        known = set(checks.checks(name))
+        named = {t["name"] for cases in tests.values() for t in cases}
+        if named != known:
+            raise RuntimeError(f"{master}: the tests in the notebook and in perceptron_homework.checks differ: "
+                               f"{sorted(named ^ known)}")
+        assignment = Assignment(name, secret, tests)
+        add_grading_files(zip_path, assignment)
+        manifest = {
+            "assignment": name,
+            "student_notebook": f"student/{name}.ipynb",
+            "autograder_zip": f"autograder/{name}-autograder.zip",
+            "points": assignment.points,
+            "manual_points": manual_points(master),
+            "secret_sha256": hashlib.sha256(secret.encode()).hexdigest()[:12],
+        }
+        (dist / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+        dest = out / name
+        if dest.exists():
+            shutil.rmtree(dest)
+        out.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(dist), str(dest))
+    return dest
+
+
+def add_grading_files(zip_path: Path, assignment: Assignment) -> None:
+    """Put the grading config, and Gradescope's entry points, in the autograder zip."""
+    replaced = {CONFIG: assignment.to_json(), "run_autograder": RUN_AUTOGRADER, "setup.sh": SETUP_SH,
+                "requirements.txt": REQUIREMENTS}
+    tmp = zip_path.with_suffix(".tmp")
+    with zipfile.ZipFile(zip_path) as old, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as new:
+        for item in old.infolist():
+            if item.filename not in replaced:
+                new.writestr(item, old.read(item))
+        for filename, text in replaced.items():
+            info = zipfile.ZipInfo(filename, date_time=(2024, 1, 1, 0, 0, 0))
+            info.external_attr = (0o755 if filename.endswith(("run_autograder", ".sh")) else 0o644) << 16
+            new.writestr(info, text)
+    tmp.replace(zip_path)
+
+
+def stable_cell_ids(notebook: Path) -> None:
+    """Number the cells: otter gives the cells it adds random ids, so rebuilds would differ."""
+    import nbformat
+
+    nb = nbformat.read(notebook, as_version=4)
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i:03d}"
+    nbformat.write(nb, notebook)
+
+
+def manual_points(master: Path) -> dict[str, float]:
+    """Points of the questions graded by hand, read from the master's question configs."""
+    import nbformat
+    import yaml
+
+    found = {}
+    for cell in nbformat.read(master, as_version=4).cells:
+        if cell.cell_type == "raw" and cell.source.lstrip().startswith("# BEGIN QUESTION"):
+            config = yaml.safe_load(cell.source.split("\n", 1)[1]) or {}
+            if config.get("manual"):
+                found[config["name"]] = config.get("points", 0)
+    return found
+
+
+def autograder_tests(autograder_zip: Path) -> dict[str, list[dict]]:
+    """The test cases of every question in otter's zip, in order: name, points, hidden."""
+    from otter.test_files.exception_test import ExceptionTestFile
+
+    found = {}
+    with zipfile.ZipFile(autograder_zip) as zf:
+        for entry in sorted(n for n in zf.namelist() if re.fullmatch(r"tests/[^/]+\.py", n)):
+            tf = ExceptionTestFile.from_string(zf.read(entry).decode(), path=entry)
+            found[tf.name] = [{"name": tc.body.test_func.__name__, "points": tc.points, "hidden": tc.hidden}
+                              for tc in tf.test_cases]
+    return dict(sorted(found.items(), key=lambda kv: natural_key(kv[0])))
