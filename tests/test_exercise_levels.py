@@ -42,7 +42,9 @@ def test_built_chapter_shows_the_stars_and_the_optional_proofs(chapter):
                        r'Exercise [\d.]+ </span> \((★+)\)', text)
     table = levels.LEVELS[chapter.stem]
     assert {label: len(s) for label, s in shown} == table
-    assert text.count('class="optional-note"') == len(levels.OPTIONAL_PROOFS.get(chapter.stem, []))
+    optional = len(levels.OPTIONAL_PROOFS.get(chapter.stem, []))
+    assert len(re.findall(r'class="proof dropdown optional admonition"', text)) == optional
+    assert text.count("Optional: an introductory course can skip this proof.") == optional
 
 
 def test_write_orders_a_copy_of_the_chapters_by_difficulty(tmp_path, monkeypatch):
