@@ -43,7 +43,7 @@ def test_built_chapter_shows_the_stars_and_the_optional_proofs(chapter):
     table = levels.LEVELS[chapter.stem]
     assert {label: len(s) for label, s in shown} == table
     optional = len(levels.OPTIONAL_PROOFS.get(chapter.stem, []))
-    assert len(re.findall(r'class="proof dropdown optional admonition"', text)) == optional
+    assert len(re.findall(r'class="proof optional admonition"', text)) == optional
     assert text.count("Optional: an introductory course can skip this proof.") == optional
 
 

@@ -7,7 +7,7 @@
   equal difficulty keep their order); an exercise moves together with its solution, whether that is
   a ``{solution}`` block or gated ``{solution-start}`` ... ``{solution-end}`` cells;
 - every proof listed in OPTIONAL_PROOFS (named by the label of the statement it proves) becomes a
-  folded ``{prf:proof}`` with the class ``optional`` and opens with a line saying so.
+  ``{prf:proof}`` with the class ``optional`` and opens with a line saying so.
 
 `python tools/exercise_levels.py` only checks the sources. Until `--write` has been run (after the
 chapter rewrite of issue 11 lands), book/_ext/exercise_levels.py shows the stars and the optional
@@ -127,7 +127,7 @@ def mark_optional(cells: list[dict], labels: list[str]) -> None:
             if not match:
                 continue
             if "optional" not in match.group(2):
-                head = match.group(0) + ":class: dropdown optional\n"
+                head = match.group(0) + ":class: optional\n"
                 rest = text[match.end():].lstrip("\n")
                 text = text[:match.start()] + head + "\n" + OPTIONAL_LINE + " " + rest
                 cell["source"] = text.splitlines(keepends=True)

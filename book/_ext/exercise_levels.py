@@ -4,7 +4,7 @@ The table of stars and of optional proofs lives in tools/exercise_levels.py. Unt
 carry them in their own source (``tools/exercise_levels.py --write``, which also orders the exercises
 by difficulty and waits for the chapter rewrite of issue 11), this extension shows them in the built
 book: an exercise without a title gets its stars as title ("Exercise 2.3 (★★)"), and the proof that
-follows each listed statement is folded, marked with the class ``optional`` and opens with a line
+follows each listed statement is marked with the class ``optional`` and opens with a line
 saying that an introductory course can skip it. Exercises and proofs already marked in the source
 are left alone, so the extension and the source edit never double up.
 """
@@ -51,7 +51,7 @@ def mark(app: Sphinx, doctree: nodes.document) -> None:
             if pending is not None:
                 box = node.children[0] if node.children else None
                 if isinstance(box, nodes.Element) and "optional" not in box["classes"]:
-                    box["classes"] += ["dropdown", "optional"]
+                    box["classes"] += ["optional"]
                     note = nodes.paragraph(classes=["optional-note"])
                     note += nodes.emphasis(text=levels.OPTIONAL_LINE.strip("*"))
                     box.insert(0, note)
