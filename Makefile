@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab
+.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student slides
 
 install: $(STAMP)
 
@@ -24,6 +24,24 @@ book: $(STAMP)
 	$(BIN)/python tools/vendor_mathjax.py
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
+
+# The student edition in _build/student: the HTML book, the notebooks (and the PDF where the project
+# builds one) without any solution and without the instructor pages (tools/student_build.py).
+student: $(STAMP)
+	$(BIN)/python tools/vendor_mathjax.py
+	$(BIN)/python tools/student_build.py
+
+# One reveal.js deck per session of the five-session plan in _build/slides (tools/slides.py); reveal.js
+# comes from npm (pinned in tools/slides/package-lock.json), MathJax from the vendored copy: no CDN.
+SLIDES_JS := tools/slides/node_modules/reveal.js/dist/reveal.js
+slides: $(STAMP) $(SLIDES_JS)
+	$(BIN)/python tools/vendor_mathjax.py
+	$(BIN)/python tools/slides.py
+$(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
+	@command -v npm >/dev/null || { $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq npm; }
+	cd tools/slides && npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
 
 # Debian's Chromium for the browser test of the built book (never a browser download of Playwright's).
 CHROMIUM := /usr/bin/chromium
@@ -60,6 +78,8 @@ node_modules/.installed: package-lock.json $(STAMP)
 # one worker so a notebook runs in order.
 test: $(STAMP) browser sandbox rscript node_modules
 	$(MAKE) --no-print-directory book
+	$(MAKE) --no-print-directory student
+	$(MAKE) --no-print-directory slides
 	$(PYTEST) -n 2 --dist loadfile --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf --ignore=tests/lighthouse
 

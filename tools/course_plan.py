@@ -1,0 +1,284 @@
+"""Class time and home time per chapter, measured from the chapters themselves.
+
+Run `python tools/course_plan.py` to print the table that book/instructors.md shows; the test
+`tests/test_course_plan.py` recomputes it and fails when the page and the chapters disagree, and
+checks that every session of every plan fits its 90 minutes.
+
+The method (stated on book/instructors.md as well):
+
+* every Markdown cell is split into *formal blocks* (`{prf:...}` definitions, theorems, lemmas,
+  proofs, algorithms), *exercises*, *solutions* and the remaining *prose*; words are
+  whitespace-separated tokens, so a formula counts as a few words;
+* **home reading** = prose at 120 words per minute + formal blocks at 40 words per minute (a
+  careful reading of a statement and its proof) + 1 minute per code cell (read it, run it);
+* **home exercises** = 15 minutes per pen-and-paper exercise, 20 per code exercise and 30 per
+  exercise that is both, minus the one exercise done in class;
+* **class time** = formal blocks presented at 25 words per minute (a board or slide pace, the
+  statement plus the spoken argument) + 5 minutes per slider demonstrated + 3 minutes per
+  common misconception (asked as a concept question and discussed); a **session** is the class
+  time of its chapters + 15 minutes for one exercise done in class, and must fit in 90 minutes.
+  Proofs marked optional in a chapter are skipped in class by the plans that say so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+
+PROSE_WPM, FORMAL_WPM, CLASS_FORMAL_WPM = 120, 40, 25
+MINUTES_PER_CODE_CELL, MINUTES_PER_SLIDER, MINUTES_PER_MISCONCEPTION = 1, 5, 3
+IN_CLASS_EXERCISE = 15
+EXERCISE_MINUTES = {"pen": 15, "code": 20, "both": 30}
+SESSION_MINUTES = 90
+
+FENCE = re.compile(r"^(`{3,}|:{3,})\{([a-z:-]+)\}.*$")
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """What was counted in one chapter, and the minutes derived from it."""
+
+    name: str
+    prose_words: int
+    formal_words: int
+    formal_blocks: int
+    optional_proof_words: int
+    code_cells: int
+    sliders: int
+    misconceptions: int
+    exercises: dict
+
+    @property
+    def reading(self) -> int:
+        return round(self.prose_words / PROSE_WPM + self.formal_words / FORMAL_WPM
+                     + self.code_cells * MINUTES_PER_CODE_CELL)
+
+    @property
+    def homework(self) -> int:
+        total = sum(EXERCISE_MINUTES[kind] * count for kind, count in self.exercises.items())
+        return total - IN_CLASS_EXERCISE
+
+    @property
+    def home(self) -> int:
+        return self.reading + self.homework
+
+    def class_minutes(self, skip_optional: bool = False) -> int:
+        words = self.formal_words - (self.optional_proof_words if skip_optional else 0)
+        return round(words / CLASS_FORMAL_WPM + self.sliders * MINUTES_PER_SLIDER
+                     + self.misconceptions * MINUTES_PER_MISCONCEPTION)
+
+
+def split_blocks(source: str):
+    """Yield (kind, text) for the top-level directive blocks and the prose between them."""
+    lines, stack, current, kind = source.splitlines(), [], [], "prose"
+    for line in lines:
+        match = FENCE.match(line.strip())
+        if not stack and match:
+            if current:
+                yield kind, "\n".join(current)
+            fence, name = match.groups()
+            stack, current = [fence], [line]
+            kind = ("formal" if name.startswith("prf:") else
+                    "exercise" if name == "exercise" else
+                    "solution" if name.startswith("solution") else "prose")
+            continue
+        current.append(line)
+        if stack:
+            if match:
+                stack.append(match.group(1))
+            elif line.strip() and line.strip() == line.strip()[0] * len(line.strip()) \
+                    and line.strip()[0] in "`:" and line.strip() in stack:
+                closing = line.strip()
+                while stack and stack[-1] != closing:
+                    stack.pop()
+                if stack:
+                    stack.pop()
+                if not stack:
+                    yield kind, "\n".join(current)
+                    current, kind = [], "prose"
+    if current:
+        yield kind, "\n".join(current)
+
+
+def exercise_kind(text: str) -> str:
+    head = text[:200].lower()
+    pen, code = "pen and paper" in head, "code" in head
+    return "both" if pen and code else "code" if code else "pen"
+
+
+def measure(path: Path) -> Chapter:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    words = {"prose": 0, "formal": 0, "exercise": 0, "solution": 0}
+    formal_blocks = optional_words = misconceptions = 0
+    exercises = {"pen": 0, "code": 0, "both": 0}
+    in_misconceptions = False
+    for cell in cells:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code":
+            continue
+        for kind, text in split_blocks(source):
+            count = len(text.split())
+            words[kind] += count
+            if kind == "formal":
+                formal_blocks += 1
+                if re.search(r"^:class:.*\boptional\b", text, flags=re.M):
+                    optional_words += count
+            elif kind == "exercise":
+                exercises[exercise_kind(text)] += 1
+            elif kind == "prose":
+                for line in text.splitlines():
+                    if line.startswith("## "):
+                        in_misconceptions = line.strip().lower() == "## common misconceptions"
+                    if in_misconceptions and line.startswith('**"'):
+                        misconceptions += 1
+    code_cells = sum(cell["cell_type"] == "code" for cell in cells)
+    sliders = sum("SliderFigure(" in "".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
+    return Chapter(path.stem, words["prose"], words["formal"], formal_blocks, optional_words,
+                   code_cells, sliders, misconceptions, exercises)
+
+
+def chapters() -> list[Chapter]:
+    return [measure(path) for path in CHAPTERS]
+
+
+# Which chapters each session of each plan covers (chapter numbers, 1-based). A session may
+# skip the optional proofs of its chapters when the plan says so.
+PLANS = {
+    "three": {"sessions": [[1, 2], [4], [5]], "skip_optional": False},
+    "five": {"sessions": [[1, 2], [4], [5], [6], [7]], "skip_optional": False},
+    "six": {"sessions": [[1, 2], [3], [4], [5], [6], [7]], "skip_optional": False},
+}
+
+
+def pair_minutes(measured: list[Chapter], pair: tuple[int, int]) -> int:
+    return sum(measured[c - 1].class_minutes() for c in pair) + IN_CLASS_EXERCISE
+
+
+def fitting_pairs(measured: list[Chapter]) -> list[tuple[int, int]]:
+    return [p for p in itertools.combinations(range(1, len(measured) + 1), 2)
+            if pair_minutes(measured, p) <= SESSION_MINUTES]
+
+
+def session_minutes(plan: str, measured: list[Chapter] | None = None) -> list[int]:
+    measured = measured or chapters()
+    spec = PLANS[plan]
+    return [sum(measured[c - 1].class_minutes(spec["skip_optional"]) for c in session) + IN_CLASS_EXERCISE
+            for session in spec["sessions"]]
+
+
+def table(measured: list[Chapter] | None = None) -> str:
+    measured = measured or chapters()
+    rows = ["| Chapter | words (prose + formal) | formal blocks | sliders | misconceptions | exercises (pen / code / both) | class (min) | home reading (min) | home exercises (min) |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for ch in measured:
+        ex = ch.exercises
+        rows.append(f"| {ch.name} | {ch.prose_words} + {ch.formal_words} | {ch.formal_blocks} | {ch.sliders} | "
+                    f"{ch.misconceptions} | {ex['pen']} / {ex['code']} / {ex['both']} | {ch.class_minutes()} | "
+                    f"{ch.reading} | {ch.homework} |")
+    return "\n".join(rows)
+
+
+PAGE = ROOT / "book" / "instructors.md"
+BEGIN, END = "<!-- generated by tools/course_plan.py: begin -->", "<!-- generated by tools/course_plan.py: end -->"
+TEMPLATE = """## How long each chapter takes
+
+Measured from the chapters, not guessed: `tools/course_plan.py` counts the words of every chapter
+(prose, and the formal blocks: definitions, theorems, lemmas, proofs) and its code cells, sliders,
+common misconceptions and exercises, and turns them into minutes at stated rates. The table below
+is its output, and `make test` fails when the chapters change and the table does not.
+
+- **Class time** = formal blocks presented at 25 words per minute (statement plus the spoken
+  argument, at board or slide pace) + 5 minutes per slider demonstrated + 3 minutes per common
+  misconception, asked as a concept question (see the question banks) and discussed.
+- **Home reading** = prose at 120 words per minute + formal blocks at 40 words per minute + 1 minute
+  per code cell (read it, run it).
+- **Home exercises** = 15 minutes per pen-and-paper exercise, 20 per code exercise, 30 per exercise
+  that is both, less the one exercise (15 minutes) done in class.
+
+@TABLE@
+
+Words are whitespace-separated tokens, so a formula counts as a few words; exercises and their
+solutions are not part of the words. The rates are assumptions you can change in
+`tools/course_plan.py`; the plans below are checked against whatever they say.
+
+## Suggested schedules
+
+Sessions of 90 minutes: the class time of the session's chapters plus one exercise done in class
+(15 minutes). Every session of every plan below fits (checked by `tests/test_course_plan.py`); the
+minutes are the measured totals.
+
+| Session | Three sessions (core) | Five sessions | Six sessions |
+| --- | --- | --- | --- |
+@ROWS@
+
+- **Three sessions** cover the core: the algorithm, margins and the convergence proof. An earlier
+  version of this page put chapters 4 and 5 (about @WORDS@ words and @BLOCKS@ formal blocks) into one
+  session; measured, that is @OLD@ minutes of class before any exercise, so the plan now gives each
+  its own session. Chapters 3, 6, 7 and 8 are reading for students who want more.
+- **Five sessions** add non-separable data and kernels; chapter 3 (the perceptron as SGD) is
+  reading, since nothing in chapters 4 to 8 depends on it.
+- **Six sessions** teach every chapter from 1 to 7 in class.
+- In every plan **chapter 8** (real data) is a lab rather than a lecture: it needs chapters 5 and 6
+  and applies them to irises and digits; its home time above is the lab's length. Set it after the
+  session on chapter 6 (five and six sessions), or after session 3 with chapter 6 as reading.
+- Chapter 1 is short and fits beside any of chapters @FITS1@; no other two chapters fit in one session
+  (the cheapest other pair, chapters @CHEAP@, needs @PAIR@ minutes).
+
+Slides for each session of the five-session plan are built by `make slides` (see "Running the
+module").
+
+"""
+
+
+def chapter_link(number: int) -> str:
+    return "{doc}`../notebooks/" + CHAPTERS[number - 1].stem + "`"
+
+
+def section(measured: list[Chapter] | None = None) -> str:
+    """The block of book/instructors.md that this script owns, with every number filled in."""
+    measured = measured or chapters()
+    minutes = {plan: session_minutes(plan, measured) for plan in PLANS}
+    rows = []
+    for k in range(max(len(spec["sessions"]) for spec in PLANS.values())):
+        cells = []
+        for plan in ("three", "five", "six"):
+            sessions = PLANS[plan]["sessions"]
+            cells.append(", ".join(chapter_link(c) for c in sessions[k]) + f" ({minutes[plan][k]} min)"
+                         if k < len(sessions) else "")
+        rows.append(f"| {k + 1} | " + " | ".join(cells) + " |")
+    pairs = fitting_pairs(measured)
+    others = sorted((pair_minutes(measured, p), p) for p in itertools.combinations(range(2, len(measured) + 1), 2))
+    pair, cheap = others[0]
+    fits1 = [b for a, b in pairs if a == 1]
+    old = sum(measured[c - 1].class_minutes() for c in (4, 5))
+    words = sum(measured[c - 1].prose_words + measured[c - 1].formal_words for c in (4, 5))
+    blocks = sum(measured[c - 1].formal_blocks for c in (4, 5))
+    text = (TEMPLATE.replace("@TABLE@", table(measured)).replace("@ROWS@", "\n".join(rows))
+            .replace("@PAIR@", str(pair)).replace("@CHEAP@", f"{cheap[0]} and {cheap[1]}")
+            .replace("@FITS1@", ", ".join(map(str, fits1[:-1])) + f" or {fits1[-1]}").replace("@OLD@", str(old))
+            .replace("@WORDS@", f"{round(words, -2):,}").replace("@BLOCKS@", str(blocks)))
+    return f"{BEGIN}\n{text.strip()}\n{END}"
+
+
+def main() -> None:
+    measured = chapters()
+    page = PAGE.read_text(encoding="utf-8")
+    start, end = page.index(BEGIN), page.index(END) + len(END)
+    if "--write" in sys.argv:
+        PAGE.write_text(page[:start] + section(measured) + page[end:], encoding="utf-8")
+    elif page[start:end] != section(measured):
+        sys.exit("book/instructors.md is out of date: run `python tools/course_plan.py --write`")
+    print(table(measured))
+    for plan in PLANS:
+        print(plan, session_minutes(plan, measured))
+
+
+if __name__ == "__main__":
+    main()
