@@ -1,6 +1,6 @@
 """Grade a class of generated homework-2 submissions in the sandbox and report the throughput.
 
-``make bench-homework`` builds homework 2, writes ``--count`` submissions (the answer key, the
+``make bench-homework`` builds homework 1, writes ``--count`` submissions (the answer key, the
 empty student notebook, two planted bugs and, once each, a notebook that hangs, one that
 floods its output, one that exhausts its memory and one that kills its own process) and grades
 them with ``perceptron-homework grade --jobs N``. It prints the wall time, the submissions per
@@ -24,7 +24,7 @@ import nbformat
 from perceptron_homework.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
-ASSIGNMENT = "hw2_perceptron"
+ASSIGNMENT = "hw1_perceptron"
 UPDATE = "return w + eta * y * np.asarray(x, dtype=float), b + eta * y"
 KINDS = {  # name: (edit of the key, cell put first, expected total out of 15)
     "key": (None, "", 15),

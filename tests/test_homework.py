@@ -80,7 +80,7 @@ SGN_FAILS = ["test_predict_small_example", "test_predict_points_on_the_hyperplan
 SIGN_ERROR = [(UPDATE_RETURN, "return w - eta * y * np.asarray(x, dtype=float), b - eta * y")]
 # A sign error in the update: the update, the training loop on the student's own update, the
 # experiment's counts; not the loop checked with the grader's update in place.
-SIGN_ERROR_FAILS = [*names_of("hw2_perceptron", "q2"), "test_train_small_example",
+SIGN_ERROR_FAILS = [*names_of("hw1_perceptron", "q2"), "test_train_small_example",
                     "test_train_matches_reference_on_random_data", "test_experiment_counts_match_reference"]
 TRAIN_BODY = "    X, y = np.asarray(X, dtype=float), np.asarray(y)\n    w, b, mistakes"
 DELEGATION_FAILS = ["test_train_matches_reference_on_random_data", "test_train_visits_points_in_order",
@@ -194,42 +194,42 @@ def attack_fakes(assignment: str, bug: list, bug_fails: list, rebind: str = REBI
 FAKES = [
     *(fake(a, "full") for a in ASSIGNMENTS),
     # sgn(0) = -1: only the tests with points on the hyperplane can tell.
-    fake("hw1_linear_classifiers", "sgn_zero_is_minus_one", SGN, SGN_FAILS),
+    fake("hw2_linear_classifiers", "sgn_zero_is_minus_one", SGN, SGN_FAILS),
     # Passing the public tests without doing the work: the hidden tests catch both tricks.
-    fake("hw1_linear_classifiers", "special_cases_and_delegates",
+    fake("hw2_linear_classifiers", "special_cases_and_delegates",
          [(PREDICT_BODY + "    return np.where(scores >= 0, 1, -1)\n", "    return np.array([1, -1, 1])\n"),
           ("    return c_plus - c_minus,", "    import perceptron\n    return perceptron.prototype(X, y)\n"
                                           "    return c_plus - c_minus,")],
          ["test_predict_matches_reference_on_random_data", "test_predict_points_on_the_hyperplane",
           "test_prototype_matches_reference", "test_prototype_picks_the_nearest_mean"]),
     # One function never returns (the cell that calls it too), another raises.
-    fake("hw1_linear_classifiers", "never_returns_and_raises",
+    fake("hw2_linear_classifiers", "never_returns_and_raises",
          [(PREDICT_BODY, "    while True:\n        pass\n" + PREDICT_BODY),
           ("    return float(np.min(functional_margins", "    raise RuntimeError('not done')\n"
                                                          "    return float(np.min(functional_margins")],
-         [*names_of("hw1_linear_classifiers", "q1", "q3")], hangs=True),
-    fake("hw2_perceptron", "update_sign_error", SIGN_ERROR, SIGN_ERROR_FAILS),
+         [*names_of("hw2_linear_classifiers", "q1", "q3")], hangs=True),
+    fake("hw1_perceptron", "update_sign_error", SIGN_ERROR, SIGN_ERROR_FAILS),
     # The bias is never updated: everything that looks at b, but not the weights-only test.
-    fake("hw2_perceptron", "bias_never_updated", [(UPDATE_RETURN, "return w + eta * y * np.asarray(x, dtype=float), b")],
+    fake("hw1_perceptron", "bias_never_updated", [(UPDATE_RETURN, "return w + eta * y * np.asarray(x, dtype=float), b")],
          ["test_update_small_example", "test_update_bias_matches_reference", "test_train_small_example",
           "test_train_matches_reference_on_random_data", "test_experiment_counts_match_reference"]),
     # No max_epochs: an infinite loop on non-separable data, i.e. exactly question 4.
-    fake("hw2_perceptron", "infinite_loop_on_nonseparable_data",
+    fake("hw1_perceptron", "infinite_loop_on_nonseparable_data",
          [("    for _ in range(max_epochs):\n        clean = True", "    while True:\n        clean = True")],
-         names_of("hw2_perceptron", "q4"), hangs=True),
+         names_of("hw1_perceptron", "q4"), hangs=True),
     # Delegating the training loop to the package's SGD trainer: the calls are noticed.
-    fake("hw2_perceptron", "delegates_to_train_sgd",
+    fake("hw1_perceptron", "delegates_to_train_sgd",
          [(TRAIN_BODY, "    import perceptron\n    r = perceptron.train_sgd(X, y, loss='perceptron', eta=eta, "
                        "max_epochs=max_epochs)\n    return r.w, r.b, r.updates\n" + TRAIN_BODY)],
          DELEGATION_FAILS),
     # Hiding the call to the reference from the grader's watch: the loop's own updates are missing.
-    fake("hw2_perceptron", "hides_its_call_to_train",
+    fake("hw1_perceptron", "hides_its_call_to_train",
          [(TRAIN_BODY, "    import sys, perceptron\n    sys.setprofile(None)\n    r = perceptron.train(X, y, eta=eta, "
                        "max_epochs=max_epochs)\n    return r.w, r.b, r.mistakes\n" + TRAIN_BODY)],
          ["test_train_visits_points_in_order"]),
     fake("hw3_convergence", "pocket_raises", POCKET_RAISES, names_of("hw3_convergence", "q5")),
-    *attack_fakes("hw1_linear_classifiers", SGN, SGN_FAILS),
-    *attack_fakes("hw2_perceptron", SIGN_ERROR, SIGN_ERROR_FAILS),
+    *attack_fakes("hw2_linear_classifiers", SGN, SGN_FAILS),
+    *attack_fakes("hw1_perceptron", SIGN_ERROR, SIGN_ERROR_FAILS),
     *attack_fakes("hw3_convergence", POCKET_RAISES, names_of("hw3_convergence", "q5"), REBIND_HW3),
 ]
 
@@ -425,7 +425,7 @@ def test_attacks_leave_no_trace_outside_the_sandbox(graded):
 
 
 def test_score_table(graded):
-    rows = {Path(r["submission"]).stem: r for r in graded["csv"]["hw1_linear_classifiers-ok"]}
+    rows = {Path(r["submission"]).stem: r for r in graded["csv"]["hw2_linear_classifiers-ok"]}
     assert list(rows["full"]) == ["submission", "q1", "q2", "q3", "q4", "total", "possible", "status"]
     totals = {name: (rows[name]["total"], rows[name]["possible"], rows[name]["status"])
               for name in ("full", "empty", "sgn_zero_is_minus_one", "special_cases_and_delegates")}
@@ -438,18 +438,18 @@ def test_score_table(graded):
 def test_code_that_never_returns_is_stopped_test_by_test(graded):
     # Not the backstop (the status is "ok"): each test that calls the endless code runs out of
     # its own time, and the rest of the notebook is graded as usual.
-    for key, stopped in ((("hw1_linear_classifiers", "never_returns_and_raises"), names_of("hw1_linear_classifiers", "q1")),
-                         (("hw2_perceptron", "infinite_loop_on_nonseparable_data"), ["test_training_stops_after_max_epochs"])):
+    for key, stopped in ((("hw2_linear_classifiers", "never_returns_and_raises"), names_of("hw2_linear_classifiers", "q1")),
+                         (("hw1_perceptron", "infinite_loop_on_nonseparable_data"), ["test_training_stops_after_max_epochs"])):
         report = graded["reports"][key]
         assert report["status"] == "ok"
         for name in stopped:
             message = report["failures"][name]
             assert f"the test ran longer than {HANG_LIMITS['test']:g} s" in message or "not defined" in message, message
-    cells = graded["reports"][("hw1_linear_classifiers", "never_returns_and_raises")]["cells"]
+    cells = graded["reports"][("hw2_linear_classifiers", "never_returns_and_raises")]["cells"]
     assert any(c["error"] == f"the cell ran longer than {HANG_LIMITS['cell']:g} s and was stopped" for c in cells), cells
-    failures = graded["reports"][("hw1_linear_classifiers", "never_returns_and_raises")]["failures"]
+    failures = graded["reports"][("hw2_linear_classifiers", "never_returns_and_raises")]["failures"]
     assert "RuntimeError: not done" in failures["test_geometric_margin_small_example"]
-    assert "implement it yourself" in graded["reports"][("hw2_perceptron", "delegates_to_train_sgd")]["failures"][
+    assert "implement it yourself" in graded["reports"][("hw1_perceptron", "delegates_to_train_sgd")]["failures"][
         "test_train_matches_reference_on_random_data"]
 
 
@@ -472,7 +472,7 @@ def test_student_gets_feedback_from_grader_check(built, tmp_path):
     # public tests from the notebook itself, and every one passes.
     from nbclient import NotebookClient
 
-    assignment = "hw2_perceptron"
+    assignment = "hw1_perceptron"
     student = nbformat.read(built[assignment] / "student" / f"{assignment}.ipynb", as_version=4)
     key = nbformat.read(built[assignment] / "autograder" / f"{assignment}.ipynb", as_version=4)
     answers = [c for c in student.cells if c.cell_type == "code" and "otter_answer_cell" in c.metadata.get("tags", [])]
@@ -511,12 +511,12 @@ def test_two_secrets_draw_different_hidden_data_and_the_key_passes_both(built, t
 # The hidden tests whose inputs come from the secret (the others check values computed from the
 # data handed out in the notebook, or are public).
 RANDOM_TESTS = {
-    "hw1_linear_classifiers": {"test_predict_matches_reference_on_random_data", "test_predict_points_on_the_hyperplane",
+    "hw2_linear_classifiers": {"test_predict_matches_reference_on_random_data", "test_predict_points_on_the_hyperplane",
                                "test_functional_margins_match_reference",
                                "test_functional_margins_scale_with_the_hyperplane",
                                "test_geometric_margin_matches_reference", "test_geometric_margin_ignores_the_scale",
                                "test_prototype_matches_reference", "test_prototype_picks_the_nearest_mean"},
-    "hw2_perceptron": {"test_is_mistake_matches_the_margin_rule", "test_is_mistake_at_the_zero_start",
+    "hw1_perceptron": {"test_is_mistake_matches_the_margin_rule", "test_is_mistake_at_the_zero_start",
                        "test_update_weights_match_reference", "test_update_bias_matches_reference",
                        "test_train_matches_reference_on_random_data", "test_train_visits_points_in_order",
                        "test_training_stops_after_max_epochs"},
@@ -526,10 +526,10 @@ RANDOM_TESTS = {
 
 
 def test_secret_build_ships_the_secret_only_in_the_autograder(tmp_path):
-    out = build(MASTERS / "hw1_linear_classifiers.ipynb", tmp_path, secret="s3cret", run_tests=False)
-    config = grading.Assignment.from_zip(out / "autograder" / "hw1_linear_classifiers-autograder.zip")
+    out = build(MASTERS / "hw2_linear_classifiers.ipynb", tmp_path, secret="s3cret", run_tests=False)
+    config = grading.Assignment.from_zip(out / "autograder" / "hw2_linear_classifiers-autograder.zip")
     assert config.secret == "s3cret"
-    assert "s3cret" not in (out / "student" / "hw1_linear_classifiers.ipynb").read_text()
+    assert "s3cret" not in (out / "student" / "hw2_linear_classifiers.ipynb").read_text()
     assert "s3cret" not in (out / "manifest.json").read_text()
 
 
@@ -540,7 +540,7 @@ def test_secret_build_ships_the_secret_only_in_the_autograder(tmp_path):
 def test_gradescope_layout(built, tmp_path, which):
     # Gradescope's layout in a scratch folder, run by the zip's run_autograder inside an outer
     # bubblewrap sandbox without network; the dependencies are this project's .venv.
-    assignment = "hw1_linear_classifiers"
+    assignment = "hw2_linear_classifiers"
     root = tmp_path / "autograder"
     (root / "submission").mkdir(parents=True)
     with zipfile.ZipFile(zip_of(built, assignment)) as zf:
@@ -570,7 +570,7 @@ def test_grading_refuses_without_a_sandbox(built, tmp_path, monkeypatch, capsys)
     key = tmp_path / "key.ipynb"
     key.write_text("{}")
     monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
-    code = cli.main(["grade", str(zip_of(built, "hw1_linear_classifiers")), str(key), "--out", str(tmp_path / "s.csv")])
+    code = cli.main(["grade", str(zip_of(built, "hw2_linear_classifiers")), str(key), "--out", str(tmp_path / "s.csv")])
     assert code == 2 and not (tmp_path / "s.csv").exists()
     message = capsys.readouterr().err
     assert "bubblewrap" in message and "--unsafe-no-sandbox" in message
@@ -636,9 +636,9 @@ def test_cgroup_caps_the_memory_of_all_processes_together():
 def test_a_forged_output_file_is_judged_as_data(built, tmp_path, monkeypatch):
     # The kernel's output file is in reach of the student's code, which may write anything there:
     # nested a million deep, malformed, or claiming the answers. The grader reads it as data.
-    assignment = grading.Assignment.from_zip(zip_of(built, "hw1_linear_classifiers"))
+    assignment = grading.Assignment.from_zip(zip_of(built, "hw2_linear_classifiers"))
     submission = tmp_path / "s.ipynb"
-    submission.write_bytes((built["hw1_linear_classifiers"] / "student" / "hw1_linear_classifiers.ipynb").read_bytes())
+    submission.write_bytes((built["hw2_linear_classifiers"] / "student" / "hw2_linear_classifiers.ipynb").read_bytes())
     forged = {"deep": "[" * 100_000 + "]" * 100_000, "garbage": "\x00not json",
               "claims": json.dumps({"tests": {"test_predict_small_example": [{"value": {"eval": "1"}}],
                                               "test_predict_matches_reference_on_random_data": "passed"}})}
@@ -663,7 +663,7 @@ def test_autograder_installs_the_books_release_of_our_distribution():
 
     root = Path(__file__).resolve().parents[1]
     url = yaml.safe_load((root / "_config.yml").read_text())["repository"]["url"].rstrip("/")
-    line = requirements(root / "notebooks" / "homework" / "hw1_linear_classifiers.ipynb")
+    line = requirements(root / "notebooks" / "homework" / "hw2_linear_classifiers.ipynb")
     assert line == f"perceptron-course[homework] @ git+{url}@v{__version__}\n"
     with pytest.raises(ValueError, match="_config.yml"):
         requirements(Path("/") / "nowhere" / "hw.ipynb")

@@ -10,6 +10,7 @@ What it builds:
   button (``_sources/``) are replaced by the solution-free notebooks.
 - ``_build/student/notebooks``: every chapter notebook with its solutions removed, plain
   ``{solution}`` blocks and gated ``{solution-start}`` ... ``{solution-end}`` cells alike.
+- ``_build/student/jupyter``: the Jupyter-native notebooks (as ``_build/jupyter``), solutions dropped.
 - ``_build/student/<name>.pdf``: only if the project builds a PDF (a ``make pdf`` target); the
   student PDF is then built from the same derived configuration.
 
@@ -136,6 +137,12 @@ def build_html() -> None:
     html = OUT / "html"
     shutil.rmtree(html, ignore_errors=True)
     shutil.copytree(WORK / "_build" / "html", html)
+    # The Jupyter-native notebooks (Colab, JupyterHub), written by book/_ext/jupyter_notebooks.py
+    # without solutions when student_build is set.
+    jupyter = OUT / "jupyter"
+    shutil.rmtree(jupyter, ignore_errors=True)
+    if (WORK / "_build" / "jupyter").is_dir():
+        shutil.copytree(WORK / "_build" / "jupyter", jupyter)
     sources = html / "_sources" / "notebooks"       # what the download button serves
     if sources.is_dir():
         for path in sources.glob("*.ipynb"):

@@ -275,8 +275,7 @@ def fold(cell: dict, text: str, inside: bool) -> tuple[str, bool]:
             body = text[pos:close if close >= 0 else len(text)].strip("\n")
             out.append(f"<details>\n<summary>Solution to {heading}</summary>\n\n{body}\n\n</details>")
             if close < 0:
-                note = "*The cells down to the end of this solution are folded; expand them to see it.*"
-                out.append(f"\n\n{note}")
+                out.append(f"\n\n{FOLDED_NOTE}")
                 return "".join(out).strip("\n"), True
             pos, inside = close + len(SOLUTION_END), False
         elif inside and end >= 0:
@@ -288,6 +287,25 @@ def fold(cell: dict, text: str, inside: bool) -> tuple[str, bool]:
             out.append(text[pos:])
             break
     return "".join(out).strip("\n") or "*End of solution.*", inside
+
+
+SOLUTION_DETAILS = re.compile(r"<details>\n<summary>Solution[^<]*</summary>.*?</details>", re.S)
+FOLDED_NOTE = "*The cells down to the end of this solution are folded; expand them to see it.*"
+
+
+def without_solutions(cells: list[dict]) -> list[dict]:
+    """The student edition's cells: folded solution text and the cells of gated solutions dropped."""
+    kept = []
+    for cell in cells:
+        if cell["metadata"].get("jupyter", {}).get("source_hidden"):
+            continue
+        if cell["cell_type"] == "markdown":
+            text = SOLUTION_DETAILS.sub("", cell["source"]).replace(FOLDED_NOTE, "").strip("\n")
+            if not text or text == "*End of solution.*":
+                continue
+            cell["source"] = text
+        kept.append(cell)
+    return kept
 
 
 def convert(app: Sphinx, docname: str, base: str) -> dict:
@@ -303,6 +321,8 @@ def convert(app: Sphinx, docname: str, base: str) -> dict:
             cell["metadata"].setdefault("jupyter", {}).update(FOLDED)
     if inside:
         raise ValueError(f"{docname}: a solution-start has no solution-end")
+    if getattr(app.config, "student_build", False):
+        notebook["cells"] = without_solutions(notebook["cells"])
     references = converter.references_cell()
     if references:
         notebook["cells"].append({"cell_type": "markdown", "id": "book-references", "metadata": {},

@@ -1,6 +1,6 @@
 """Functions the grader puts in place of a student's helpers while it calls another function.
 
-Homework 2 asks for ``train_perceptron`` built on the student's own ``is_mistake`` and
+Homework 1 asks for ``train_perceptron`` built on the student's own ``is_mistake`` and
 ``update``. To check the loop itself (which points it visits, in which order, and what it does
 with the answers) the grader swaps those helpers for the ones below and records every call:
 with ``half_bias_update`` in place the right loop follows a path that no library trainer

@@ -88,7 +88,7 @@ class Check:
 
 
 REGISTRY: dict[str, dict[str, Check]] = {}
-ASSIGNMENTS = ("hw1_linear_classifiers", "hw2_perceptron", "hw3_convergence")
+ASSIGNMENTS = ("hw1_perceptron", "hw2_linear_classifiers", "hw3_convergence")
 
 
 def check(question: str, *, hidden: bool = False):

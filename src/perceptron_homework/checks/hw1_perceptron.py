@@ -1,4 +1,4 @@
-"""Homework 2, the perceptron: the tests of q1-q5 (public ones as in the notebook)."""
+"""Homework 1, the perceptron: the tests of q1-q5 (public ones as in the notebook)."""
 
 from __future__ import annotations
 

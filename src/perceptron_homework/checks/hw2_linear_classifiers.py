@@ -1,4 +1,4 @@
-"""Homework 1, linear classifiers: the tests of q1-q4 (public ones as in the notebook)."""
+"""Homework 2, linear classifiers: the tests of q1-q4 (public ones as in the notebook)."""
 
 from __future__ import annotations
 
