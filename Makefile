@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student slides
+.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides
 
 install: $(STAMP)
 
@@ -30,6 +30,10 @@ book: $(STAMP)
 student: $(STAMP)
 	$(BIN)/python tools/vendor_mathjax.py
 	$(BIN)/python tools/student_build.py
+
+# The student edition's PDF, _build/student/perceptron.pdf (TeX Live as for `make pdf`).
+student-pdf: $(STAMP) texlive
+	$(BIN)/python tools/student_build.py --pdf
 
 # One reveal.js deck per session of the five-session plan in _build/slides (tools/slides.py); reveal.js
 # comes from npm (pinned in tools/slides/package-lock.json), MathJax from the vendored copy: no CDN.
@@ -122,7 +126,7 @@ pdf: $(STAMP) texlive
 # The PDF built and read back (pdftotext) against the HTML book: chapter titles, block numbers,
 # solutions at the chapters' ends, slider strips, no "??". A separate CI step after `make test`
 # (.ci/run), as the TeX Live install and the LaTeX runs take minutes.
-pdf-test: pdf
+pdf-test: pdf student-pdf
 	$(PYTEST) -p no:cacheprovider tests/pdf
 
 # Lighthouse (desktop preset) over every chapter, served gzip-compressed as GitHub Pages serves it;

@@ -11,8 +11,8 @@ What it builds:
 - ``_build/student/notebooks``: every chapter notebook with its solutions removed, plain
   ``{solution}`` blocks and gated ``{solution-start}`` ... ``{solution-end}`` cells alike.
 - ``_build/student/jupyter``: the Jupyter-native notebooks (as ``_build/jupyter``), solutions dropped.
-- ``_build/student/<name>.pdf``: only if the project builds a PDF (a ``make pdf`` target); the
-  student PDF is then built from the same derived configuration.
+- ``_build/student/perceptron.pdf``: with ``--pdf`` (`make student-pdf`, which installs TeX Live
+  as `make pdf` does), the PDF built from the same derived configuration.
 
 The default build (`make book`) is untouched: it stays the full book with solutions.
 """
@@ -120,7 +120,7 @@ def write_notebooks(target: Path) -> list[Path]:
     return written
 
 
-def build_html() -> None:
+def jupyter_book(builder: str) -> None:
     # Jupyter Book resolves the configuration's relative paths (extensions, bibliography, logo,
     # static files) against the folder of the configuration file, so the derived files sit beside
     # the real ones for the length of the build (they are git-ignored) and are removed after it.
@@ -130,10 +130,25 @@ def build_html() -> None:
     try:
         subprocess.run([str(Path(sys.executable).parent / "jupyter-book"), "build", str(ROOT),
                         "--config", str(config), "--toc", str(toc), "--path-output", str(WORK),
-                        "--warningiserror", "--nitpick", "--keep-going"], check=True, cwd=ROOT)
+                        "--builder", builder, "--warningiserror", "--nitpick", "--keep-going"],
+                       check=True, cwd=ROOT)
     finally:
         config.unlink(missing_ok=True)
         toc.unlink(missing_ok=True)
+
+
+def build_pdf() -> Path:
+    """The student PDF, typeset as `make pdf` typesets the full one (XeLaTeX, book/_ext/pdf_book.py)."""
+    jupyter_book("latex")
+    latex = WORK / "_build" / "latex"
+    subprocess.run(["make", "-C", str(latex), "LATEXMKOPTS=-xelatex -silent",
+                    "LATEXOPTS=-interaction=nonstopmode -halt-on-error", "perceptron.pdf"], check=True)
+    OUT.mkdir(parents=True, exist_ok=True)
+    return Path(shutil.copy(latex / "perceptron.pdf", OUT / "perceptron.pdf"))
+
+
+def build_html() -> None:
+    jupyter_book("html")
     html = OUT / "html"
     shutil.rmtree(html, ignore_errors=True)
     shutil.copytree(WORK / "_build" / "html", html)
@@ -152,6 +167,9 @@ def build_html() -> None:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
+    if "--pdf" in sys.argv[1:]:                  # `make student-pdf`: needs TeX Live (make texlive)
+        print(f"student PDF: {build_pdf()}")
+        return
     build_html()
     notebooks = write_notebooks(OUT / "notebooks")
     print(f"student edition: {OUT / 'html' / 'index.html'}; {len(notebooks)} notebooks in {OUT / 'notebooks'}")
