@@ -17,6 +17,7 @@ sliders' stored HTML carries the new alt texts.
 from __future__ import annotations
 
 import argparse
+import ast
 import sys
 from pathlib import Path
 
@@ -51,10 +52,24 @@ def add_slider_alt(src: str, alt: str, define: str, cell_id: str) -> str:
         raise ValueError(f"slider cell {cell_id}: no {CALL!r} call in its source")
     define = define.rstrip("\n") + "\n"
     if define not in src:
-        if f"def {alt}(" in src:
-            raise ValueError(f"slider cell {cell_id}: a different definition of {alt} is already there")
+        if f"def {alt}(" in src:                      # there already, perhaps re-wrapped by black
+            if same_function(src, define, alt):
+                return add_alt_argument(src, alt, cell_id)
+            raise ValueError(f"slider cell {cell_id}: its {alt} differs from the one in {DATA.name}")
         src = src[:start].rstrip("\n") + "\n\n\n" + define + "\n\n" + src[start:]
-        start = src.find(CALL)
+    return add_alt_argument(src, alt, cell_id)
+
+
+def same_function(src: str, define: str, name: str) -> bool:
+    """Whether ``src`` defines function ``name`` as ``define`` does, up to formatting."""
+    def find(code: str):
+        return next((ast.dump(node) for node in ast.walk(ast.parse(code))
+                     if isinstance(node, ast.FunctionDef) and node.name == name), None)
+    return find(src) == find(define)
+
+
+def add_alt_argument(src: str, alt: str, cell_id: str) -> str:
+    start = src.find(CALL)
     end = matching_paren(src, start + len(CALL) - 1)
     args = src[start + len(CALL):end]
     if "alt=" in args:
@@ -63,13 +78,23 @@ def add_slider_alt(src: str, alt: str, define: str, cell_id: str) -> str:
         return src
     body = args.rstrip()
     if "\n" in body:                                  # one argument per line, as black writes it
-        body = body.rstrip(",") + f",\n    alt={alt},\n"
+        head, _, last = body.rstrip(",").rpartition("\n")
+        if len(last) + 1 > WIDTH and ", " in last:  # a comma would overflow: new line
+            cut = last.rindex(", ")
+            last = last[:cut + 1] + "\n" + " " * (len(last) - len(last.lstrip())) + last[cut + 2:]
+        body = head + "\n" + last + f",\n    alt={alt},\n"
     else:
         body = body.rstrip(",") + f", alt={alt}"
         line_start = src.rfind("\n", 0, start) + 1
         if len(src[line_start:start + len(CALL)] + body) + 1 > WIDTH:
-            body = body[: -len(f" alt={alt}")] + "\n" + " " * (start - line_start + len(CALL)) + f"alt={alt}"
-    return src[:start + len(CALL)] + body + src[end:]
+            indent = " " * (start - line_start + len(CALL))
+            body = body[: -len(f" alt={alt}")] + "\n" + indent + f"alt={alt}"
+    out = src[:start + len(CALL)] + body + src[end:]
+    try:
+        ast.parse(out)
+    except SyntaxError as exc:
+        raise ValueError(f"slider cell {cell_id}: adding alt={alt} gave invalid Python ({exc})") from exc
+    return out
 
 
 def apply(check: bool = False) -> list[str]:

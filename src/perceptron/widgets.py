@@ -203,7 +203,8 @@ boundary at distance 1.5 from the origin, normal w pointing at 0°
         raise ValueError(f"X (n, d), y (n,) and w (d,) must agree; got {X.shape}, {y.shape}, {w.shape}")
     n, pos = len(y), int(np.sum(y == 1))
     wrong = int(np.sum(y * (X @ w + b) <= 0))
-    text = f"{n} points ({pos} labelled +1, {n - pos} labelled −1), {wrong} on the wrong side or on the boundary"
+    text = (f"{n} points ({pos} labelled +1, {n - pos} labelled −1), "
+            f"{wrong} on the wrong side or on the boundary")
     norm = float(np.linalg.norm(w))
     if norm == 0:
         return text + "; no boundary (w = 0)"
