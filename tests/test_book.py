@@ -95,8 +95,6 @@ def undescribed_images(html: str) -> list[str]:
     return bad
 
 
-@pytest.mark.xfail(strict=True, reason="issue 13, item 1: the chapters' figure descriptions (SliderFigure(alt=...), "
-                   "cell metadata mystnb.image.alt) are not written yet; remove this mark when they are")
 @pytest.mark.parametrize("page", [p for p in toc_files() if p.startswith("notebooks/")])
 def test_every_figure_and_slider_frame_is_described_in_words(built, page):
     bad = undescribed_images((built / f"{page}.html").read_text(encoding="utf-8"))

@@ -116,3 +116,20 @@ def test_alt_must_describe_each_frame():
         slider.static_html()
     plain = SliderFigure(CountingDraw(), [1, 2], name="slope")
     assert plain.alt_text(2) == "figure for slope = 2"
+
+
+def test_describe_classifier_counts_wrong_points_and_places_the_boundary():
+    import numpy as np
+
+    from perceptron.widgets import describe_classifier
+
+    X, y = np.array([[1.0, 0.0], [-1.0, 0.0], [3.0, 0.0]]), np.array([1, -1, -1])
+    text = describe_classifier(X, y, [1.0, 0.0], -2.0)        # boundary x1 = 2
+    assert text.startswith("3 points (1 labelled +1, 2 labelled −1), 2 on the wrong side")
+    assert "distance 2 from the origin" in text and "pointing at 0°" in text
+    assert describe_classifier(X, y, [0.0, -2.0], 0.0).endswith(
+        "distance 0 from the origin, normal w pointing at 270°")
+    assert describe_classifier(X, y, [0.0, 0.0], 0.0).endswith(
+        "3 on the wrong side or on the boundary; no boundary (w = 0)")
+    with pytest.raises(ValueError, match="must agree"):
+        describe_classifier(X, y[:2], [1.0, 0.0], 0.0)

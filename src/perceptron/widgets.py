@@ -169,3 +169,47 @@ class SliderFigure:
         bundle["text/html"] = self.static_html()
         bundle["text/plain"] = f"SliderFigure: {self.name} over {len(self.values)} positions"
         return bundle
+
+
+def describe_classifier(X: Any, y: Any, w: Any, b: float, *, unit: str = "") -> str:
+    """A linear classifier on labelled points in words, for a figure's alt text.
+
+    Says how many points there are of each label, how many lie on the wrong side of the
+    boundary ``w · x + b = 0`` or on it (the book's mistake test ``y (w · x + b) <= 0``), and,
+    for two features, where the boundary lies: its distance from the origin and the
+    direction of its normal ``w``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    y : array-like of shape (n,), labels in {-1, +1}
+    w : array-like of shape (d,)
+    b : float
+    unit : str, optional
+        Unit of the coordinates, appended to the distance (e.g. ``" cm"``).
+
+    Examples
+    --------
+    >>> print(describe_classifier([[1.0, 0.0], [-1.0, 0.0]], [1, -1], [1.0, 0.0], 1.5))
+    2 points (1 labelled +1, 1 labelled −1), 1 on the wrong side or on the boundary; \
+boundary at distance 1.5 from the origin, normal w pointing at 0°
+    """
+    import numpy as np
+
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    w = np.asarray(w, dtype=float)
+    if X.ndim != 2 or X.shape[0] != y.shape[0] or w.shape != (X.shape[1],):
+        raise ValueError(f"X (n, d), y (n,) and w (d,) must agree; got {X.shape}, {y.shape}, {w.shape}")
+    n, pos = len(y), int(np.sum(y == 1))
+    wrong = int(np.sum(y * (X @ w + b) <= 0))
+    text = (f"{n} points ({pos} labelled +1, {n - pos} labelled −1), "
+            f"{wrong} on the wrong side or on the boundary")
+    norm = float(np.linalg.norm(w))
+    if norm == 0:
+        return text + "; no boundary (w = 0)"
+    if X.shape[1] == 2:
+        angle = float(np.degrees(np.arctan2(w[1], w[0]))) % 360
+        text += (f"; boundary at distance {abs(b) / norm:.3g}{unit} from the origin, "
+                 f"normal w pointing at {angle:.0f}°")
+    return text
