@@ -548,7 +548,9 @@ def test_gradescope_layout(built, tmp_path, which):
     view = "autograder" if which == "key" else "student"
     (root / "submission" / f"{assignment}.ipynb").write_bytes((built[assignment] / view / f"{assignment}.ipynb").read_bytes())
     outer = [sandbox.bwrap(), "--unshare-net", "--unshare-pid", "--die-with-parent", "--ro-bind", "/", "/",
-             "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", str(root), str(root),
+             "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+             # the checkout (and its .venv) again, read-only, in case it lives under /tmp (CI's clone may)
+             "--ro-bind", str(ROOT), str(ROOT), "--bind", str(root), str(root),
              *(["--cap-add", "ALL"] if os.getuid() == 0 else [])]
     env = {"PATH": os.environ["PATH"], "AUTOGRADER_ROOT": str(root), "PYTHON": sys.executable}
     done = subprocess.run([*outer, "bash", str(root / "source" / "run_autograder")], env=env, capture_output=True,

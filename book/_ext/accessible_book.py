@@ -4,6 +4,8 @@
 * Bibliography entries: docutils writes ``role="doc-biblioentry"`` (deprecated in DPUB-ARIA 1.1)
   inside a ``role="list"`` whose children are then no list items. Each entry is written as a
   ``role="listitem"`` of that list instead; ids, classes and back-links stay as they were.
+* The sidebar's expand/collapse toggles (a ``<summary>`` holding only an icon, written by the theme
+  for a toc entry with sub-pages) get an accessible name (axe rule ``summary-name``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,20 @@ def depart_citation(self, node: nodes.citation) -> None:
         self.body.append("</div>\n")
 
 
+TOC_TOGGLE = '<summary><span class="toctree-toggle" role="presentation">'
+NAMED_TOC_TOGGLE = '<summary aria-label="Show or hide the sub-pages"><span class="toctree-toggle" role="presentation">'
+
+
+def name_toc_toggles(app: Sphinx, exception: Exception | None) -> None:
+    """The theme renders the sidebar in its templates; name its icon-only toggles in the output."""
+    if exception is not None or app.builder.format != "html":
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        if TOC_TOGGLE in text:
+            page.write_text(text.replace(TOC_TOGGLE, NAMED_TOC_TOGGLE), encoding="utf-8")
+
+
 def add_static_path(app: Sphinx, config) -> None:
     if str(STATIC) not in config.html_static_path:
         config.html_static_path.append(str(STATIC))
@@ -37,4 +53,5 @@ def setup(app: Sphinx) -> dict[str, bool]:
     app.connect("config-inited", add_static_path)
     app.add_css_file("accessible.css")
     app.add_node(nodes.citation, override=True, html=(visit_citation, depart_citation))
+    app.connect("build-finished", name_toc_toggles)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
