@@ -92,6 +92,10 @@ test: $(STAMP) browser sandbox rscript node_modules
 # environment by uv (pip's resolver takes minutes here), then the package tests and every docstring
 # example run against that install. .ci/run calls it after `make test`.
 UV_VERSION := 0.13.9
+# The package's own tests: one file per module of src/perceptron (tests/test_training.py for
+# training.py, tests/test_validation.py for _validation.py), the compiled-pass and import-structure tests.
+PACKAGE_TESTS := $(wildcard $(foreach m,$(notdir $(basename $(wildcard src/perceptron/*.py))),\
+	tests/test_$(patsubst _%,%,$(m)).py)) tests/test_structure.py tests/test_training_speed_paths.py
 OLDEST     := _build/venv-oldest
 OLDEST_UV  := UV_PYTHON_DOWNLOADS=never $(OLDEST)/bin/uv pip install --quiet --python $(OLDEST)/bin/python
 test-oldest:
@@ -100,9 +104,7 @@ test-oldest:
 	$(PYTHON) tools/oldest_requirements.py > $(OLDEST)/requirements.txt
 	$(OLDEST_UV) --only-binary :all: -r $(OLDEST)/requirements.txt
 	$(OLDEST_UV) --no-deps .
-	$(OLDEST)/bin/python -m pytest -n 2 --dist loadfile --doctest-modules --pyargs perceptron tests \
-		--ignore=tests/test_book.py --ignore=tests/test_browser.py --ignore=tests/test_homework.py \
-		--ignore=tests/test_environment.py --ignore=tests/test_playground.py --ignore=tests/pdf --ignore=tests/lighthouse --ignore=tests/test_code_width.py
+	$(OLDEST)/bin/python -m pytest -n 2 --dist loadfile --doctest-modules --pyargs perceptron $(PACKAGE_TESTS)
 
 # The whole book as one PDF, _build/pdf/perceptron.pdf, typeset by XeLaTeX with Debian's TeX Live
 # (installed here when missing, as chromium is; nothing is fetched at build time). Numbered blocks
