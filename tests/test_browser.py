@@ -1,8 +1,8 @@
 """The published book in a real browser: Debian's Chromium driven by Playwright, offline.
 
 The built book (_build/html) is served on 127.0.0.1 and every request to any other host is
-aborted. Each page must load with no console error, typeset its math with the local MathJax,
-render its theorem/proof/exercise/solution blocks, and every slider must change its figure when
+aborted. Each page must load with no console error, show its math as the SVG typeset when the
+book was built (book/_ext/svg_math.py: no MathJax runs in the browser), render its theorem/proof/exercise/solution blocks, and every slider must change its figure when
 moved. Screenshots land in _build/screenshots/ for a person to look at.
 
 axe-core (pinned in package.json, installed into node_modules/ by `make node_modules`) checks
@@ -102,15 +102,30 @@ def offline(browser, server):
     page.close()
 
 
-def wait_for_math(page) -> int:
-    """Wait until MathJax has typeset the page; return the number of typeset formulas."""
-    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=15000)
-    page.evaluate("() => MathJax.startup.promise")
-    # The book typesets formulas lazily, as they scroll into view; typeset all of them here, as
-    # printing the page does, so that every formula is checked.
-    page.evaluate("() => MathJax.startup.document.lazyTypesetAll ? MathJax.startup.document.lazyTypesetAll() : null")
-    assert page.locator("mjx-merror").count() == 0, "MathJax reported a TeX error"
-    return page.locator("mjx-container").count()
+def check_math(page, doc: str) -> int:
+    """Every formula of the page shown as typeset SVG with its MathML; return how many there are."""
+    found = page.evaluate("""() => {
+        const maths = [...document.querySelectorAll('span.math, div.math')];
+        const glyphs = new Set([...document.querySelectorAll('#MJX-SVG-global-cache path')].map(p => p.id));
+        return {
+            maths: maths.length,
+            svg: maths.filter(m => m.querySelector('mjx-container > svg')).length,
+            mathml: maths.filter(m => m.querySelector('mjx-assistive-mml > math')).length,
+            shown: maths.filter(m => m.querySelector('mjx-container > svg')?.getBoundingClientRect().width > 0).length,
+            missing: [...document.querySelectorAll('mjx-container use')]
+                .map(u => u.getAttribute('xlink:href').slice(1)).filter(id => !glyphs.has(id)),
+            raw: maths.filter(m => /\\\\[(\\[]/.test(m.textContent)).length,
+            mathjax: typeof window.MathJax,
+        };
+    }""")
+    assert found["mathjax"] == "undefined", f"{doc}: MathJax was loaded in the browser"
+    assert found["svg"] == found["maths"], f"{doc}: {found['maths'] - found['svg']} formula(s) not typeset"
+    assert found["mathml"] == found["maths"], f"{doc}: a formula lacks its assistive MathML"
+    assert found["raw"] == 0, f"{doc}: {found['raw']} formula(s) still show TeX delimiters"
+    assert not found["missing"], f"{doc}: glyphs missing from the page's glyph cache: {found['missing'][:5]}"
+    # Hidden ones (collapsed solutions, the narrow-screen toc) have no box: most formulas must have one.
+    assert found["shown"] > found["maths"] // 2, f"{doc}: only {found['shown']} of {found['maths']} formulas shown"
+    return found["maths"]
 
 
 @pytest.mark.parametrize("doc", toc_pages())
@@ -118,9 +133,8 @@ def test_page_loads_offline_with_math_and_blocks(offline, doc):
     offline.open(f"{doc}.html")
     page = offline.page
     source = (HTML / f"{doc}.html").read_text(encoding="utf-8")
-    if "math notranslate" in source:  # Sphinx loads MathJax only on pages with math
-        assert "_static/mathjax/tex-chtml.js" in source, f"{doc}: MathJax is not the local copy"
-        assert wait_for_math(page) > 0, f"{doc}: the page has math but MathJax typeset none of it"
+    if "math notranslate" in source:
+        assert check_math(page, doc) > 0, f"{doc}: the page has math but none of it is typeset"
     if doc.startswith("notebooks/"):
         assert page.locator("div.proof, div.theorem, div.definition, div.lemma").count() > 0, f"{doc}: no prf block"
         assert page.locator("div.exercise").count() >= 4, f"{doc}: fewer than four exercises rendered"
@@ -132,6 +146,10 @@ def test_page_loads_offline_with_math_and_blocks(offline, doc):
             .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
             .map(pre => pre.textContent.split('\\n').reduce((a, b) => a.length > b.length ? a : b))""")
         assert not wide, f"{doc}: {len(wide)} code cell(s) scroll sideways at 1280 px, e.g. {wide[0]!r}"
+        # Nor does a displayed formula (the theme lets a formula wider than the column scroll).
+        wide = page.evaluate("""() => [...document.querySelectorAll('div.math mjx-container')]
+            .filter(m => m.scrollWidth > m.clientWidth + 1).map(m => m.textContent.slice(0, 60))""")
+        assert not wide, f"{doc}: {len(wide)} displayed formula(s) scroll sideways at 1280 px, e.g. {wide[0]!r}"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / (doc.replace("/", "__") + ".png")), full_page=True, timeout=120_000)
     assert not offline.blocked, f"{doc} requested non-local resources: {offline.blocked}"
@@ -189,8 +207,6 @@ def test_axe_finds_no_wcag_violation(browser, server, axe_source, doc, mode):
         offline.open(f"{doc}.html")
         page = offline.page
         assert page.evaluate("document.documentElement.dataset.theme") == mode, f"{doc}: not shown in {mode} mode"
-        if page.locator("div.math, span.math").count():
-            wait_for_math(page)
         page.add_script_tag(content=axe_source)
         result = page.evaluate(
             "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})",

@@ -1,0 +1,69 @@
+// Typesets TeX to SVG with MathJax (mathjax-full, pinned in package.json) for book/_ext/svg_math.py.
+//
+// A long-lived process: one JSON request per line on stdin, one JSON answer per line on stdout.
+//   {"stylesheet": true}                         -> {"css": "..."}
+//   {"formulas": [{"tex": "...", "display": b}]} -> {"html": [...], "cache": "<svg ...>", "errors": [...]}
+// One request is one page: its formulas share one glyph cache (`cache`, an invisible <svg> of <path>
+// definitions the formulas <use>), so each glyph's outline is sent once per page. Every formula keeps
+// MathJax's assistive MathML beside the picture, which screen readers read instead of the SVG.
+"use strict";
+
+const readline = require("readline");
+const { mathjax } = require("mathjax-full/js/mathjax.js");
+const { TeX } = require("mathjax-full/js/input/tex.js");
+const { SVG } = require("mathjax-full/js/output/svg.js");
+const { liteAdaptor } = require("mathjax-full/js/adaptors/liteAdaptor.js");
+const { RegisterHTMLHandler } = require("mathjax-full/js/handlers/html.js");
+const { AssistiveMmlHandler } = require("mathjax-full/js/a11y/assistive-mml.js");
+const { AllPackages } = require("mathjax-full/js/input/tex/AllPackages.js");
+
+const adaptor = liteAdaptor();
+AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
+
+// Every package the browser's tex-chtml component loads or autoloads, except the two that turn a TeX
+// error into red text on the page: an undefined macro or a syntax error must stop the build instead.
+const PACKAGES = AllPackages.filter((name) => name !== "noerrors" && name !== "noundefined");
+
+function newDocument() {
+  const tex = new TeX({
+    packages: PACKAGES,
+    formatError: (jax, err) => { throw err; },
+  });
+  const svg = new SVG({ fontCache: "global" });
+  return { doc: mathjax.document("", { InputJax: tex, OutputJax: svg }), svg };
+}
+
+function typesetPage(formulas) {
+  const { doc, svg } = newDocument();
+  const html = [];
+  const errors = [];
+  for (const { tex, display } of formulas) {
+    try {
+      const node = doc.convert(tex, { display: Boolean(display) });
+      html.push(adaptor.outerHTML(node));
+      errors.push(null);
+    } catch (err) {
+      html.push(null);
+      errors.push(String(err && err.message ? err.message : err));
+    }
+  }
+  const cache = svg.pageElements(doc);
+  return { html, cache: cache ? adaptor.outerHTML(cache) : "", errors };
+}
+
+function stylesheet() {
+  const { doc, svg } = newDocument();
+  return { css: adaptor.textContent(svg.styleSheet(doc)) };
+}
+
+const lines = readline.createInterface({ input: process.stdin, terminal: false });
+lines.on("line", (line) => {
+  let answer;
+  try {
+    const request = JSON.parse(line);
+    answer = request.stylesheet ? stylesheet() : typesetPage(request.formulas || []);
+  } catch (err) {
+    answer = { fatal: String(err && err.stack ? err.stack : err) };
+  }
+  process.stdout.write(JSON.stringify(answer) + "\n");
+});
