@@ -53,8 +53,16 @@ def frames_to_files(body: str, outdir: Path, pathto) -> tuple[str, dict[str, tup
     return _DATA_PNG.sub(extract, body), sizes
 
 
-def size_images(body: str, outdir: Path, pagedir: Path, known: dict[str, tuple[int, int]]) -> str:
+def size_images(
+    body: str, outdir: Path, pagedir: Path, known: dict[str, tuple[int, int]], sources: dict[str, Path] | None = None
+) -> str:
+    """Give every ``<img>`` of ``body`` its PNG's width and height, and lazy loading after the first.
+
+    ``sources`` maps a file name in ``_images/`` to the file Sphinx copies there: on a fresh build the
+    copies are made only after every page is written, so the size is read from the source.
+    """
     first = True
+    sources = sources or {}
 
     def add_size(match: re.Match) -> str:
         nonlocal first
@@ -66,6 +74,8 @@ def size_images(body: str, outdir: Path, pagedir: Path, known: dict[str, tuple[i
             size = known.get(url)
             if size is None and not url.startswith(("data:", "http:", "https:")):
                 path = (pagedir / url.split("?")[0]).resolve()
+                if not path.is_file() and path.parent == (outdir / "_images").resolve():
+                    path = sources.get(path.name, path)
                 if path.suffix == ".png" and path.is_file():
                     with path.open("rb") as f:
                         size = png_size(f.read(24))
@@ -94,7 +104,9 @@ def lighten_page(app: Sphinx, pagename: str, templatename: str, context: dict, d
     if "perceptron-slider" in body:
         body, known = frames_to_files(body, outdir, context["pathto"])
     pagedir = (outdir / app.builder.get_target_uri(pagename)).parent
-    context["body"] = size_images(body, outdir, pagedir, known)
+    # builder.images: each image of the page (path from the source folder) -> its name in _images/.
+    sources = {name: Path(app.srcdir) / src for src, name in getattr(app.builder, "images", {}).items()}
+    context["body"] = size_images(body, outdir, pagedir, known, sources)
 
 
 def setup(app: Sphinx) -> dict[str, bool]:

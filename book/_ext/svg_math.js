@@ -33,6 +33,25 @@ function newDocument() {
   return { doc: mathjax.document("", { InputJax: tex, OutputJax: svg }), svg };
 }
 
+// MathJax wraps every node of the formula in a <g data-mml-node="..."> even when the group carries no
+// transform: such a group changes nothing in the picture but costs the browser an element to style and
+// lay out (a chapter's formulas were 7,500 SVG elements, 40% of its page). They are unwrapped, except
+// those the stylesheet selects (tables, errors, actions).
+const KEEP = new Set(["mtable", "mtr", "mlabeledtr", "mtd", "merror", "maction"]);
+
+function unwrapPlainGroups(node) {
+  for (const child of [...adaptor.childNodes(node)]) {
+    if (adaptor.kind(child) === "#text") continue;
+    unwrapPlainGroups(child);
+    const attributes = adaptor.allAttributes(child);
+    if (adaptor.kind(child) === "g" && attributes.length === 1 && attributes[0].name === "data-mml-node"
+        && !KEEP.has(attributes[0].value)) {
+      for (const grandchild of [...adaptor.childNodes(child)]) adaptor.insert(grandchild, child);
+      adaptor.remove(child);
+    }
+  }
+}
+
 function typesetPage(formulas) {
   const { doc, svg } = newDocument();
   const html = [];
@@ -40,6 +59,7 @@ function typesetPage(formulas) {
   for (const { tex, display } of formulas) {
     try {
       const node = doc.convert(tex, { display: Boolean(display) });
+      unwrapPlainGroups(adaptor.firstChild(node));
       html.push(adaptor.outerHTML(node));
       errors.push(null);
     } catch (err) {
