@@ -131,8 +131,10 @@ pdf-test: pdf student-pdf
 	$(PYTEST) -p no:cacheprovider tests/pdf
 
 # Lighthouse (desktop preset) over every chapter, served gzip-compressed as GitHub Pages serves it;
-# scores per page in _build/reports/lighthouse.json. Not part of `make test`: see tests/lighthouse.
+# scores per page in _build/reports/lighthouse.json. Not part of `make test`, whose parallel tests
+# would load the CPU while pages are timed: .ci/run calls it on its own (see tests/lighthouse).
 lighthouse: $(STAMP) browser node_modules
+	$(MAKE) --no-print-directory book
 	$(PYTEST) -p no:cacheprovider -s tests/lighthouse
 
 # JupyterLab from .venv (pinned in the lock, with jupyterlab-myst) on the chapters, kernel = .venv's Python.

@@ -224,3 +224,25 @@ def test_axe_finds_no_wcag_violation(browser, server, axe_source, doc, mode):
     assert len(checked) > 40, f"axe ran only {len(checked)} rules on {doc}"
     summary = "; ".join(f"{v['rule']} x{len(v['nodes'])} e.g. {v['nodes'][0]['target']}" for v in violations)
     assert not violations, f"{doc} ({mode} mode): {len(violations)} WCAG rule(s) violated: {summary} (see {out})"
+
+
+@pytest.mark.parametrize("doc", ["notebooks/05_convergence", "book/playground"])
+def test_theme_icons_are_drawn_by_the_icon_font(offline, doc):
+    """No Font Awesome script (book/_ext/icon_css.py): every icon is a letter of the theme's icon font."""
+    offline.open(f"{doc}.html")
+    page = offline.page
+    page.evaluate("document.fonts.ready")
+    icons = page.evaluate("""() => [...document.querySelectorAll('i[class*="fa-"], span[class*="fa-"]')].map(i => {
+        const before = getComputedStyle(i, '::before');
+        return {cls: i.className, content: before.content, font: before.fontFamily,
+                width: i.getBoundingClientRect().width, shown: i.checkVisibility()};
+    })""")
+    assert page.evaluate("typeof window.FontAwesome") == "undefined", f"{doc}: Font Awesome's script ran"
+    assert len(icons) >= 15, f"{doc}: only {len(icons)} icons"
+    for icon in icons:
+        assert icon["content"] not in ("none", "normal", '""'), f"{doc}: {icon['cls']} has no glyph"
+        assert "Font Awesome 6" in icon["font"], f"{doc}: {icon['cls']} is drawn in {icon['font']}"
+        assert icon["width"] > 0 or not icon["shown"], f"{doc}: {icon['cls']} is shown with no width"
+    for family in ('900 16px "Font Awesome 6 Free"', '400 16px "Font Awesome 6 Brands"'):
+        assert page.evaluate("f => document.fonts.check(f)", family), f"{doc}: {family} did not load"
+    assert not offline.errors, f"{doc}: console errors {offline.errors}"

