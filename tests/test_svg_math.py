@@ -118,3 +118,13 @@ def test_every_formula_of_the_built_book_is_typeset():
         assert uses <= paths, f"{name}: glyphs drawn but not defined: {sorted(uses - paths)[:5]}"
         formulas += page.count("<mjx-container")
     assert formulas > 2000  # the chapters alone hold more than 2000 formulas
+
+
+def test_missing_mathjax_is_named(tmp_path, monkeypatch):
+    alone = tmp_path / "svg_math.js"  # a copy where Node cannot find node_modules/mathjax-full
+    alone.write_text(svg_math.SCRIPT.read_text())
+    monkeypatch.setattr(svg_math, "SCRIPT", alone)
+    process = svg_math.Typesetter()
+    with pytest.raises(svg_math.ExtensionError, match="make node_modules"):
+        process.ask({"stylesheet": True})
+    process.close()

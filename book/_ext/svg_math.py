@@ -21,6 +21,7 @@ import json
 import os
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 
 from sphinx.application import Sphinx
@@ -54,22 +55,29 @@ class Typesetter:
     """One Node process running ``svg_math.js``; a request is one JSON line, so is its answer."""
 
     def __init__(self) -> None:
+        # stderr to a file, not a pipe: a pipe nobody reads would stall Node once it filled up.
+        self.stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
         self.process = subprocess.Popen(
             [node_executable(), str(SCRIPT)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=self.stderr,
             text=True,
             encoding="utf-8",
         )
 
     def ask(self, request: dict) -> dict:
         assert self.process.stdin and self.process.stdout
-        self.process.stdin.write(json.dumps(request) + "\n")
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
+        try:
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+        except BrokenPipeError:  # Node has already exited (e.g. MathJax is not installed)
+            line = ""
         if not line:
-            error = self.process.stderr.read() if self.process.stderr else ""
+            self.process.wait(timeout=30)
+            self.stderr.seek(0)
+            error = self.stderr.read()
             if "Cannot find module" in error and "mathjax-full" in error:
                 raise ExtensionError("MathJax is missing: `make node_modules` installs mathjax-full (package.json)")
             raise ExtensionError(f"the MathJax process ended: {error.strip()}")
@@ -80,8 +88,12 @@ class Typesetter:
 
     def close(self) -> None:
         if self.process.stdin:
-            self.process.stdin.close()
+            try:
+                self.process.stdin.close()
+            except BrokenPipeError:
+                pass
         self.process.wait(timeout=30)
+        self.stderr.close()
 
 
 def display_tex(content: str) -> str:
