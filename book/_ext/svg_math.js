@@ -34,9 +34,10 @@ function newDocument() {
 }
 
 // MathJax wraps every node of the formula in a <g data-mml-node="..."> even when the group carries no
-// transform: such a group changes nothing in the picture but costs the browser an element to style and
-// lay out (a chapter's formulas were 7,500 SVG elements, 40% of its page). They are unwrapped, except
-// those the stylesheet selects (tables, errors, actions).
+// transform, or one whose only content is a single glyph: such a group changes nothing in the picture
+// but costs the browser an element to style and lay out (a chapter's formulas were 7,500 SVG elements,
+// 40% of its page). The first kind is unwrapped, the second hands its transform to the glyph; groups
+// the stylesheet selects (tables, errors, actions) stay.
 const KEEP = new Set(["mtable", "mtr", "mlabeledtr", "mtd", "merror", "maction"]);
 
 function unwrapPlainGroups(node) {
@@ -44,9 +45,19 @@ function unwrapPlainGroups(node) {
     if (adaptor.kind(child) === "#text") continue;
     unwrapPlainGroups(child);
     const attributes = adaptor.allAttributes(child);
-    if (adaptor.kind(child) === "g" && attributes.length === 1 && attributes[0].name === "data-mml-node"
-        && !KEEP.has(attributes[0].value)) {
-      for (const grandchild of [...adaptor.childNodes(child)]) adaptor.insert(grandchild, child);
+    const kind = attributes.find((a) => a.name === "data-mml-node");
+    if (adaptor.kind(child) !== "g" || (kind && KEEP.has(kind.value))) continue;
+    const names = attributes.map((a) => a.name).filter((name) => name !== "data-mml-node");
+    const only = adaptor.childNodes(child);
+    if (names.length === 0) {
+      for (const grandchild of [...only]) adaptor.insert(grandchild, child);
+      adaptor.remove(child);
+    } else if (names.length === 1 && names[0] === "transform" && only.length === 1 && adaptor.kind(only[0]) === "use") {
+      // A group that only moves one glyph: the glyph moves itself ("A B" on one element = A around B).
+      const inner = adaptor.getAttribute(only[0], "transform");
+      const outer = adaptor.getAttribute(child, "transform");
+      adaptor.setAttribute(only[0], "transform", inner ? `${outer} ${inner}` : outer);
+      adaptor.insert(only[0], child);
       adaptor.remove(child);
     }
   }
