@@ -198,6 +198,40 @@ def axe_source() -> str:
     return AXE.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize(("scheme", "chosen", "expected"), [
+    ("light", None, "light"), ("dark", None, "dark"),      # the system's scheme ("auto", the default)
+    ("light", "dark", "dark"), ("dark", "light", "light"),  # the reader's choice in the theme switcher
+])
+@pytest.mark.parametrize("doc", [toc_pages()[0], "notebooks/05_convergence"])
+def test_first_paint_is_in_the_readers_colour_scheme(browser, server, doc, scheme, chosen, expected):
+    """The page body is never drawn in the other scheme first (the theme alone drew "auto" as light until
+    its deferred script ran: a dark-mode reader saw a light page for ~0.8 s, then colours fading)."""
+    offline = OfflinePage(browser, server, color_scheme=scheme)
+    try:
+        if chosen:  # the theme switcher keeps the reader's choice in localStorage
+            offline.page.add_init_script(f"localStorage.setItem('mode', '{chosen}')")
+        # Record data-theme at the moment the parser inserts <body>: what the first paint will use.
+        offline.page.add_init_script("""
+            new MutationObserver((records, observer) => {
+                if (document.body) {
+                    window.__themeAtBody = document.documentElement.dataset.theme;
+                    observer.disconnect();
+                }
+            }).observe(document, {childList: true, subtree: true});
+        """)
+        offline.open(f"{doc}.html")
+        at_body = offline.page.evaluate("window.__themeAtBody")
+        running = offline.page.evaluate("document.getAnimations().filter(a => a instanceof CSSTransition"
+                                        " && /color/.test(a.transitionProperty)).length")
+        final = offline.page.evaluate("document.documentElement.dataset.theme")
+    finally:
+        offline.close()
+    case = f"{doc} (system {scheme}, switcher {chosen or 'auto'})"
+    assert at_body == expected, f"{case}: the body was first drawn with data-theme={at_body!r}, not {expected}"
+    assert final == expected, f"{case}: data-theme ends as {final!r}"
+    assert running == 0, f"{case}: {running} colour transition(s) still running after load"
+
+
 @pytest.mark.parametrize("mode", ["light", "dark"])
 @pytest.mark.parametrize("doc", toc_pages())
 def test_axe_finds_no_wcag_violation(browser, server, axe_source, doc, mode):
@@ -207,6 +241,10 @@ def test_axe_finds_no_wcag_violation(browser, server, axe_source, doc, mode):
         offline.open(f"{doc}.html")
         page = offline.page
         assert page.evaluate("document.documentElement.dataset.theme") == mode, f"{doc}: not shown in {mode} mode"
+        # Colours are measured once settled: a transition still running (a hover, a theme switch)
+        # would be measured half-way, which no reader sees for more than 0.15 s.
+        page.evaluate("Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)"
+                      ".map(a => a.finished.catch(() => null)))")
         page.add_script_tag(content=axe_source)
         result = page.evaluate(
             "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})",
