@@ -132,7 +132,7 @@ pdf-test: pdf student-pdf
 
 # Lighthouse (desktop preset) over every chapter, served gzip-compressed as GitHub Pages serves it;
 # scores per page in _build/reports/lighthouse.json. Not part of `make test`, whose parallel tests
-# would load the CPU while pages are timed; run it on its own (see tests/lighthouse).
+# would load the CPU while pages are timed; CI (.ci/run) runs it on its own, last (see tests/lighthouse).
 lighthouse: $(STAMP) browser node_modules
 	$(MAKE) --no-print-directory book
 	$(PYTEST) -p no:cacheprovider -s tests/lighthouse
