@@ -7,21 +7,26 @@ moved. Screenshots land in _build/screenshots/ for a person to look at.
 
 axe-core (pinned in package.json, installed into node_modules/ by `make node_modules`) checks
 every page against the WCAG 2.0/2.1 A and AA rules in light and in dark mode; the pages and the
-rule ids checked, with any violation, go to _build/reports/axe/.
+rule ids checked, with any violation, go to _build/reports/axe/. In dark mode every figure and
+slider frame, screenshot as the reader sees it, must keep a light ground and 4.5:1 ink
+(_build/reports/dark_figures/).
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import io
 import json
 import re
 import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
+import numpy as np
 import pytest
 import yaml
+from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
@@ -262,6 +267,54 @@ def test_axe_finds_no_wcag_violation(browser, server, axe_source, doc, mode):
     assert len(checked) > 40, f"axe ran only {len(checked)} rules on {doc}"
     summary = "; ".join(f"{v['rule']} x{len(v['nodes'])} e.g. {v['nodes'][0]['target']}" for v in violations)
     assert not violations, f"{doc} ({mode} mode): {len(violations)} WCAG rule(s) violated: {summary} (see {out})"
+
+
+def relative_luminance(rgb) -> np.ndarray:
+    """WCAG 2.1 relative luminance of sRGB pixels (an array whose last axis is R, G, B in 0..255)."""
+    c = np.asarray(rgb, dtype=float) / 255
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return c @ [0.2126, 0.7152, 0.0722]
+
+
+@pytest.mark.parametrize("doc", [d for d in toc_pages() if d.startswith("notebooks/")])
+def test_figures_stay_legible_in_dark_mode(browser, server, doc):
+    """Every figure and slider frame, as a dark-mode reader sees it (theme filters and all): drawn on a
+    light ground, and its darkest ink (axis labels, tick labels, the boundary) at 4.5:1 against it."""
+    offline = OfflinePage(browser, server, color_scheme="dark")
+    measured = []
+    try:
+        offline.open(f"{doc}.html")
+        page = offline.page
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        # Figures in folded solutions count too (their buttons are clicked open); lazy images are
+        # loaded and decoded before they are measured.
+        page.evaluate("""() => Promise.all([...document.querySelectorAll('details')].map(d => d.open = true)
+            .concat([...document.querySelectorAll('.dropdown button.toggle-button')].map(b => b.click()))
+            .concat([...document.querySelectorAll('.bd-article img[src*="_images/"]')]
+                .map(img => { img.loading = 'eager'; return img.decode().catch(() => null); })))""")
+        images = page.locator('.bd-article img[src*="_images/"]')
+        expected = (HTML / f"{doc}.html").read_text(encoding="utf-8").count('src="../_images/')
+        assert images.count() == expected >= 3, f"{doc}: {images.count()} figures in the page, {expected} in its HTML"
+        for k in range(images.count()):
+            img = images.nth(k)
+            assert img.is_visible(), f"{doc}: figure {img.get_attribute('src')} is not shown"
+            shot = Image.open(io.BytesIO(img.screenshot(animations="disabled"))).convert("RGB")
+            pixels = np.asarray(shot).reshape(-1, 3)
+            colours, counts = np.unique(pixels, axis=0, return_counts=True)
+            ground = relative_luminance(colours[counts.argmax()])
+            ink = np.quantile(relative_luminance(pixels), 0.001)  # not one stray antialiased pixel
+            name = img.get_attribute("src").rsplit("/", 1)[-1]
+            measured.append((name, float(ground), float((ground + 0.05) / (ink + 0.05))))
+    finally:
+        offline.close()
+    out = REPORTS / "dark_figures" / f"{doc.replace('/', '__')}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps([{"image": name, "ground_luminance": round(float(g), 3),
+                                "ink_contrast": round(float(r), 2)} for name, g, r in measured], indent=1))
+    dark = [(name, round(g, 2)) for name, g, _ in measured if g < 0.4]
+    assert not dark, f"{doc} in dark mode: figure(s) drawn on a dark ground (luminance): {dark}"
+    faint = [(name, round(r, 1)) for name, _, r in measured if r < 4.5]
+    assert not faint, f"{doc} in dark mode: figure ink below 4.5:1 against its ground: {faint}"
 
 
 @pytest.mark.parametrize("doc", ["notebooks/05_convergence", "book/playground"])
