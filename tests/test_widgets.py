@@ -133,3 +133,15 @@ def test_describe_classifier_counts_wrong_points_and_places_the_boundary():
         "3 on the wrong side or on the boundary; no boundary (w = 0)")
     with pytest.raises(ValueError, match="must agree"):
         describe_classifier(X, y[:2], [1.0, 0.0], 0.0)
+
+
+def test_describe_classifier_puts_a_point_within_rounding_of_the_line_on_it():
+    from perceptron.widgets import describe_classifier
+
+    # (1, 1) lies on 0.1 x1 + 0.2 x2 - 0.3 = 0, but its float score is +5.6e-17: on the line, not
+    # on the right side (which side rounding picks depends on the BLAS kernel for longer sums).
+    assert 0.1 * 1.0 + 0.2 * 1.0 - 0.3 > 0
+    assert "1 on the wrong side or on the boundary" in describe_classifier([[1.0, 1.0]], [1], [0.1, 0.2], -0.3)
+    # ... while a point a millionth of a unit inside its side is on its side.
+    assert "0 on the wrong side" in describe_classifier([[1.0, 1.0]], [1], [0.1, 0.2], -0.3 + 1e-6)
+    assert "1 on the wrong side" in describe_classifier([[1.0, 1.0]], [-1], [0.1, 0.2], -0.3 + 1e-6)

@@ -179,6 +179,11 @@ def describe_classifier(X: Any, y: Any, w: Any, b: float, *, unit: str = "") -> 
     for two features, where the boundary lies: its distance from the origin and the
     direction of its normal ``w``.
 
+    A point counts as on the boundary when its score is within rounding of 0, ``|w · x + b| <=
+    1e-9 (||w|| max_i ||x_i|| + |b|)``: a point that lies on the line in exact arithmetic (a support
+    vector when the maximum-margin line is shifted by ``gamma*``) scores ``+-1e-17`` or so, with a
+    sign that depends on the machine's BLAS; the figure shows it on the line, and so does the text.
+
     Parameters
     ----------
     X : array-like of shape (n, d)
@@ -202,7 +207,8 @@ boundary at distance 1.5 from the origin, normal w pointing at 0°
     if X.ndim != 2 or X.shape[0] != y.shape[0] or w.shape != (X.shape[1],):
         raise ValueError(f"X (n, d), y (n,) and w (d,) must agree; got {X.shape}, {y.shape}, {w.shape}")
     n, pos = len(y), int(np.sum(y == 1))
-    wrong = int(np.sum(y * (X @ w + b) <= 0))
+    rounding = 1e-9 * (float(np.linalg.norm(w)) * float(np.linalg.norm(X, axis=1).max(initial=0.0)) + abs(b))
+    wrong = int(np.sum(y * (X @ w + b) <= rounding))
     text = (f"{n} points ({pos} labelled +1, {n - pos} labelled −1), "
             f"{wrong} on the wrong side or on the boundary")
     norm = float(np.linalg.norm(w))
