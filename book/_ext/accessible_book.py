@@ -72,7 +72,7 @@ RESOLVE_THEME = (
 )
 
 
-def add_static_path(app: Sphinx, config) -> None:
+def add_static_and_template_paths(app: Sphinx, config) -> None:
     if str(STATIC) not in config.html_static_path:
         config.html_static_path.append(str(STATIC))
     if str(TEMPLATES) not in config.templates_path:
@@ -80,7 +80,7 @@ def add_static_path(app: Sphinx, config) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, bool]:
-    app.connect("config-inited", add_static_path)
+    app.connect("config-inited", add_static_and_template_paths)
     app.add_css_file("accessible.css")
     app.add_js_file(None, body=RESOLVE_THEME, priority=100)
     app.add_node(nodes.citation, override=True, html=(visit_citation, depart_citation))

@@ -207,11 +207,11 @@ boundary at distance 1.5 from the origin, normal w pointing at 0°
     if X.ndim != 2 or X.shape[0] != y.shape[0] or w.shape != (X.shape[1],):
         raise ValueError(f"X (n, d), y (n,) and w (d,) must agree; got {X.shape}, {y.shape}, {w.shape}")
     n, pos = len(y), int(np.sum(y == 1))
-    rounding = 1e-9 * (float(np.linalg.norm(w)) * float(np.linalg.norm(X, axis=1).max(initial=0.0)) + abs(b))
+    norm = float(np.linalg.norm(w))
+    rounding = 1e-9 * (norm * float(np.linalg.norm(X, axis=1).max(initial=0.0)) + abs(b))
     wrong = int(np.sum(y * (X @ w + b) <= rounding))
     text = (f"{n} points ({pos} labelled +1, {n - pos} labelled −1), "
             f"{wrong} on the wrong side or on the boundary")
-    norm = float(np.linalg.norm(w))
     if norm == 0:
         return text + "; no boundary (w = 0)"
     if X.shape[1] == 2:
