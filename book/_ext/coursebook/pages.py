@@ -1,4 +1,6 @@
-"""Sphinx extension: lighter, steadier HTML pages (Lighthouse, tests/lighthouse).
+"""The HTML stage: each page prepared before it is written, and post-processed once after.
+
+Before a page is written (``html-page-context``):
 
 * Slider frames: a slider's static view carries every frame as a base64 ``data:`` URI (so that a
   notebook output is self-contained). In the built book each frame becomes a PNG file in
@@ -8,6 +10,12 @@
   the page: the book shows the static slider view and loads no widget JavaScript to read it.
 * Every ``<img>`` of a page gets its intrinsic ``width`` and ``height`` (read from the PNG) so the
   page does not shift while the images arrive; images after the first load lazily.
+
+Once the build has written every page (``build-finished``), each page is read once, rewritten by
+the three fixes that need the theme's finished HTML, and written once: the controls' accessible
+names (:func:`coursebook.accessibility.fix_names`), Font Awesome's script tag dropped
+(:mod:`coursebook.icons`), every formula typeset to SVG (:mod:`coursebook.svg_math`). Then the
+icons' CSS is cut down to what the finished pages use.
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ import struct
 from pathlib import Path
 
 from sphinx.application import Sphinx
+
+from . import accessibility, icons, svg_math
 
 _DATA_PNG = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
 _IMG = re.compile(r"<img\b([^>]*?)\s*/?>")
@@ -109,6 +119,23 @@ def lighten_page(app: Sphinx, pagename: str, templatename: str, context: dict, d
     context["body"] = size_images(body, outdir, pagedir, known, sources)
 
 
-def setup(app: Sphinx) -> dict[str, bool]:
-    app.connect("html-page-context", lighten_page)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}
+def finish_pages(app: Sphinx, exception: Exception | None) -> None:
+    """Read, fix and write every HTML page once (``build-finished``)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    outdir = Path(app.outdir)
+    typeset = svg_math.PageTypesetter() if app.builder.math_renderer_name == "svg" else None
+    try:
+        for path in sorted(outdir.rglob("*.html")):
+            if "_static" in path.relative_to(outdir).parts:
+                continue
+            text = path.read_text(encoding="utf-8")
+            page = icons.drop_script(accessibility.fix_names(text))
+            if typeset is not None:
+                page = typeset(page, str(path.relative_to(outdir)))
+            if page != text:
+                path.write_text(page, encoding="utf-8")
+    finally:
+        if typeset is not None:
+            typeset.close()
+    icons.write_css(outdir)

@@ -1,6 +1,6 @@
 """`make slides`: one reveal.js deck per session of the five-session plan, in _build/slides/.
 
-Each deck is made from the chapters of its session (tools/course_plan.py, plan "five"):
+Each deck is made from the chapters of its session (book/_ext/coursebook/plan.py, plan "five"):
 
 - a title slide with the chapter's "You will learn" list;
 - the statements of its definitions, theorems, lemmas and propositions (proofs stay in the book);
@@ -26,13 +26,15 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-from course_plan import CHAPTERS, PLANS, split_blocks  # noqa: E402
+from . import CHAPTERS, ROOT, myst
+from .pdf import strip_positions
+from .plan import PLANS
 
 OUT = ROOT / "_build" / "slides"
-REVEAL = ROOT / "tools" / "slides" / "node_modules" / "reveal.js"
-MATHJAX = ROOT / "_vendor" / "mathjax"
+REVEAL = ROOT / "node_modules" / "reveal.js"
+MATHJAX = ROOT / "node_modules" / "mathjax-full" / "es5"
+MATHJAX_FILES = ("tex-chtml.js", "startup.js", "loader.js", "core.js")
+MATHJAX_FOLDERS = ("a11y", "adaptors", "input", "output", "sre", "ui")
 STATEMENTS = ("prf:definition", "prf:theorem", "prf:lemma", "prf:proposition", "prf:corollary", "prf:algorithm")
 MAX_FIGURES, STRIP_FRAMES = 3, 4
 DATA_PNG = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
@@ -47,15 +49,20 @@ MARKDOWN = (MarkdownIt("commonmark").enable("table")
             .use(dollarmath_plugin, allow_space=True, double_inline=True, renderer=render_math))
 
 
+def plain_role(role: myst.Role) -> str:
+    """A MyST role, which only the book resolves, as readable text."""
+    if role.name.startswith("cite"):
+        return "[" + role.content.replace(",", ", ") + "]"
+    if role.name == "doc":
+        chapter = re.search(r"(?:^|/)(\d\d)_", role.target)
+        if chapter:
+            return f"chapter {chapter.group(1)}"
+        return role.text or role.target.rsplit("/", 1)[-1]
+    return role.text or f"({role.target})"
+
+
 def plain_roles(text: str) -> str:
-    """MyST roles, which only the book resolves, as readable text."""
-    text = re.sub(r"\{cite(?::[tp])?\}`([^`]+)`", lambda m: "[" + m.group(1).replace(",", ", ") + "]", text)
-    text = re.sub(r"\{doc\}`(?:[^`<]*<)?[./]*(?:notebooks|book)/(\d\d)_[^`>]*>?`", r"chapter \1", text)
-    text = re.sub(r"\{doc\}`([^`<]+?)\s*<[^`]+>`", r"\1", text)
-    text = re.sub(r"\{doc\}`[^`]*/([^`/]+)`", r"\1", text)
-    text = re.sub(r"\{(?:prf:ref|ref|numref|eq)\}`([^`<]+?)\s*<[^`]+>`", r"\1", text)
-    text = re.sub(r"\{(?:prf:ref|ref|numref|eq)\}`([^`]+)`", r"(\1)", text)
-    return text
+    return myst.replace_roles(text, plain_role)
 
 
 def md(text: str) -> str:
@@ -64,18 +71,8 @@ def md(text: str) -> str:
 
 def statements(markdown: list[str]) -> list[tuple[str, str, str]]:
     """(kind, title, body) of every formal statement in the chapter, in order."""
-    found = []
-    for source in markdown:
-        for kind, block in split_blocks(source):
-            if kind != "formal":
-                continue
-            lines = block.splitlines()
-            head = re.match(r"^[`:]{3,}\{(prf:[a-z]+)\}\s*(.*)$", lines[0].strip())
-            if not head or head.group(1) not in STATEMENTS:
-                continue
-            body = [line for line in lines[1:-1] if not re.match(r"^:[a-z-]+:", line.strip())]
-            found.append((head.group(1).split(":")[1].capitalize(), head.group(2), "\n".join(body).strip()))
-    return found
+    return [(block.name.split(":")[1].capitalize(), block.argument, block.body)
+            for source in markdown for block in myst.blocks(source) if block.name in STATEMENTS]
 
 
 def learn_list(first_cell: str) -> str:
@@ -125,7 +122,7 @@ def chapter_slides(path: Path, number: int) -> list[str]:
         slides.append(f'<section><h3>{html.escape(title)}</h3><img class="figure" src="{png}" '
                       f'alt="Figure {k} of chapter {number}"></section>')
     if frames:
-        picks = sorted({round(k * (len(frames) - 1) / (STRIP_FRAMES - 1)) for k in range(STRIP_FRAMES)})
+        picks = strip_positions(len(frames), STRIP_FRAMES)
         strip = "".join(f'<img src="{frames[i]}" alt="slider position {i + 1} of {len(frames)}">' for i in picks)
         slides.append(f'<section><h3>Moving the slider</h3><div class="strip">{strip}</div>'
                       f'<p class="note">{len(picks)} of the {len(frames)} positions of the book\'s slider, first to last.</p>'
@@ -189,15 +186,18 @@ Reveal.initialize({{ hash: true, slideNumber: true, center: false, width: 1280, 
 
 
 def main() -> None:
-    if not (REVEAL / "dist" / "reveal.js").exists():
-        raise SystemExit("reveal.js is not installed: `make slides` runs `npm ci` in tools/slides")
-    if not (MATHJAX / "tex-chtml.js").exists():
-        raise SystemExit("MathJax is not vendored: `make slides` runs tools/vendor_mathjax.py")
+    for needed in (REVEAL / "dist" / "reveal.js", MATHJAX / "tex-chtml.js"):
+        if not needed.exists():
+            raise SystemExit(f"{needed} is missing: `make node_modules` installs reveal.js and MathJax")
     shutil.rmtree(OUT, ignore_errors=True)
     OUT.mkdir(parents=True)
     shutil.copytree(REVEAL / "dist", OUT / "reveal" / "dist")
     shutil.copy2(REVEAL / "LICENSE", OUT / "reveal" / "LICENSE")
-    shutil.copytree(MATHJAX, OUT / "mathjax")
+    (OUT / "mathjax").mkdir()
+    for name in MATHJAX_FILES:
+        shutil.copy2(MATHJAX / name, OUT / "mathjax" / name)
+    for name in MATHJAX_FOLDERS:
+        shutil.copytree(MATHJAX / name, OUT / "mathjax" / name)
     links = []
     for session, chapters in enumerate(PLANS["five"]["sessions"], start=1):
         name = f"session_{session}.html"

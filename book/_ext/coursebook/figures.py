@@ -10,8 +10,8 @@ no chapter, when a chapter has a figure or slider cell the data file does not de
 slider cell has no SliderFigure call. After applying, re-execute the changed chapters so the
 sliders' stored HTML carries the new alt texts.
 
-    python tools/describe_figures.py            # apply
-    python tools/describe_figures.py --check    # exit 1 if applying would change a notebook
+    python -m coursebook.figures            # apply
+    python -m coursebook.figures --check    # exit 1 if applying would change a notebook
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from pathlib import Path
 import nbformat
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+from . import ROOT, CHAPTERS
+
 DATA = ROOT / "book" / "figure_descriptions.yml"
-CHAPTERS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
 CALL = "pc.widgets.SliderFigure("
 WIDTH = 79  # the code column (tests/test_code_width.py)
 

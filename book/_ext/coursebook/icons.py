@@ -1,4 +1,4 @@
-"""Sphinx extension: the theme's icons drawn by Font Awesome's CSS and icon font, not by its JavaScript.
+"""The theme's icons drawn by Font Awesome's CSS and icon font, not by its JavaScript.
 
 pydata-sphinx-theme loads Font Awesome's JavaScript (``fontawesome.js``, 1.5 MB, 540 kB compressed)
 on every page to turn some twenty ``<i class="fa-...">`` icons into inline SVG; on a chapter it ran two
@@ -18,12 +18,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
-from svg_math import node_executable  # book/_ext is on the path of the book's local extensions
+from . import ROOT
+from .svg_math import node_executable
 
-
-ROOT = Path(__file__).resolve().parents[2]
 FONTAWESOME = ROOT / "node_modules" / "@fortawesome" / "fontawesome-free" / "css"
 PURGECSS = ROOT / "node_modules" / "purgecss" / "bin" / "purgecss.js"
 SHEETS = ("fontawesome.min.css", "solid.min.css", "regular.min.css", "brands.min.css")
@@ -46,23 +44,16 @@ def purge(outdir: Path) -> str:
         return "\n".join((Path(tmp) / sheet).read_text(encoding="utf-8") for sheet in SHEETS)
 
 
-def icons_from_css(app: Sphinx, exception: Exception | None) -> None:
-    if exception is not None or app.builder.format != "html":
-        return
-    outdir = Path(app.outdir)
-    for page in outdir.rglob("*.html"):
-        text = page.read_text(encoding="utf-8")
-        if "fontawesome.js" in text:
-            page.write_text(SCRIPT.sub("", text), encoding="utf-8")
+def drop_script(page: str) -> str:
+    """A page without the script tag of ``fontawesome.js``."""
+    return SCRIPT.sub("", page)
+
+
+def write_css(outdir: Path) -> None:
+    """Once every page is final: drop the script's files, write the purged CSS the pages link."""
     # Not loaded any more; gone, it cannot keep every icon's name alive in PurgeCSS's content either.
     for name in ("fontawesome.js", "fontawesome.js.map"):
         (outdir / "_static" / "scripts" / name).unlink(missing_ok=True)
     target = outdir / "_static" / TARGET
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(purge(outdir), encoding="utf-8")
-
-
-def setup(app: Sphinx) -> dict[str, bool]:
-    app.add_css_file(TARGET)
-    app.connect("build-finished", icons_from_css)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -9,8 +9,8 @@ a JupyterHub, Kaggle, a bare Jupyter) it removes the unrelated PyPI project ``pe
 (anything ``pip install`` accepts) overrides where from; the default is the book's release, the
 repository named once in ``_config.yml`` (``repository.url``) at the tag ``v<version>``.
 
-    python tools/setup_cell.py          # insert or refresh the cell in every notebook
-    python tools/setup_cell.py --check  # exit 1 if a notebook's cell is missing or stale
+    python -m coursebook.setup_cell          # insert or refresh the cell in every notebook
+    python -m coursebook.setup_cell --check  # exit 1 if a notebook's cell is missing or stale
 
 tests/test_setup_cell.py runs the check and executes the cell in clean and polluted environments.
 """
@@ -25,8 +25,8 @@ from pathlib import Path
 import nbformat
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+from . import CHAPTERS, ROOT
+
 HOMEWORK = sorted((ROOT / "notebooks" / "homework").glob("hw*.ipynb"))
 DISTRIBUTION = "perceptron-course"
 FIRST_LINE = "# Setup: the book's `perceptron` package"

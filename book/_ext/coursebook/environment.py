@@ -17,13 +17,14 @@ from pathlib import Path
 
 from packaging.requirements import Requirement
 
-ROOT = Path(__file__).resolve().parents[1]
+from . import ROOT
+
 # Beyond the package's own dependencies: what a student's session runs.
 STUDENT = ["otter-grader", "jupyterlab", "jupyterlab-myst", "ipykernel"]
 HEADER = """\
 # Binder environment: what a student runs (the package's dependencies, otter-grader for the homework,
 # JupyterLab with jupyterlab-myst), pinned exactly as in requirements.lock; postBuild installs the
-# perceptron package itself. Written by tools/write_environment_yml.py (`make lock`); checked by
+# perceptron package itself. Written by book/_ext/coursebook/environment.py (`make lock`); checked by
 # tests/test_environment.py.
 name: perceptron
 channels:

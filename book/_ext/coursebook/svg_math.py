@@ -1,4 +1,4 @@
-"""Sphinx extension: the book's mathematics typeset to SVG when the book is built, not in the browser.
+"""The book's mathematics typeset to SVG when the book is built, not in the browser.
 
 MathJax running in the reader's browser typesets a chapter's hundreds of formulas after the page has
 appeared: the text jumps as each ``\\(x\\)`` becomes a formula (Lighthouse measured a cumulative
@@ -31,7 +31,7 @@ from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
 
-SCRIPT = Path(__file__).with_name("svg_math.js")
+SCRIPT = Path(__file__).with_name("svg_math.js")  # package data of coursebook
 
 # Sphinx's MathJax markup. The TeX inside is HTML-escaped, so it holds no "<": a typeset formula
 # (which starts with "<mjx-container") no longer matches, and a page is never typeset twice.
@@ -131,35 +131,38 @@ def minify_css(css: str) -> str:
     return re.sub(r"\s*([{};:,>])\s*", r"\1", css).strip()
 
 
-def typeset_book(app: Sphinx, exception: Exception | None) -> None:
-    if exception is not None or app.builder.format != "html" or app.builder.math_renderer_name != "svg":
-        return
-    pages = [p for p in Path(app.outdir).rglob("*.html") if "_static" not in p.parts]
-    todo = [p for p in pages if INLINE.search(text := p.read_text("utf-8")) or DISPLAY.search(text)]
-    if not todo:
-        return
-    typesetter = Typesetter()
-    try:
-        stylesheet = minify_css(typesetter.ask({"stylesheet": True})["css"])
-        total = 0
-        for path in sorted(todo):
-            page, count, errors = typeset_page(path.read_text("utf-8"), typesetter, stylesheet)
-            for error in errors:
-                logger.warning("TeX error in %s: %s", path.relative_to(app.outdir), error, type="svg_math")
-            if not errors:
-                path.write_text(page, "utf-8")
-            total += count
-    finally:
-        typesetter.close()
-    logger.info("svg_math: %d formulas on %d pages typeset to SVG", total, len(todo))
+class PageTypesetter:
+    """Typesets the formulas of each page handed to it; starts Node on the first page that has any."""
+
+    def __init__(self) -> None:
+        self.typesetter: Typesetter | None = None
+        self.stylesheet = ""
+        self.formulas = self.pages = 0
+
+    def __call__(self, page: str, name: str) -> str:
+        if not (INLINE.search(page) or DISPLAY.search(page)):
+            return page
+        if self.typesetter is None:
+            self.typesetter = Typesetter()
+            self.stylesheet = minify_css(self.typesetter.ask({"stylesheet": True})["css"])
+        typeset, count, errors = typeset_page(page, self.typesetter, self.stylesheet)
+        for error in errors:
+            logger.warning("TeX error in %s: %s", name, error, type="svg_math")
+        self.formulas += count
+        self.pages += 1
+        return page if errors else typeset
+
+    def close(self) -> None:
+        if self.typesetter is not None:
+            self.typesetter.close()
+            logger.info("svg_math: %d formulas on %d pages typeset to SVG", self.formulas, self.pages)
 
 
-def setup(app: Sphinx) -> dict[str, bool]:
-    # The visitors are sphinx.ext.mathjax's: same markup, typeset at the end of the build instead.
+def register(app: Sphinx) -> None:
+    # The visitors are sphinx.ext.mathjax's: same markup, typeset once the pages are written
+    # (coursebook.pages hands every page to a PageTypesetter).
     app.add_html_math_renderer(
         "svg",
         (mathjax.html_visit_math, None),
         (mathjax.html_visit_displaymath, None),
     )
-    app.connect("build-finished", typeset_book)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

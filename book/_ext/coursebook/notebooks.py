@@ -1,4 +1,4 @@
-"""Sphinx extension: Jupyter-native copies of the chapters in _build/jupyter, for places without MyST.
+"""The notebook stage: Jupyter-native copies of the chapters in _build/jupyter, for places without MyST.
 
 Colab, a JupyterHub and the notebook download button open these instead of the MyST sources. After
 the HTML build, every chapter notebook is copied to ``_build/jupyter/<same path>.ipynb`` with its
@@ -29,13 +29,10 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
+from . import myst, solutions
+
 logger = logging.getLogger(__name__)
 
-FENCE_OPEN = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}[ \t]*(?P<arg>.*)$")
-OPTION = re.compile(r"^:(?P<key>[\w-]+):[ \t]*(?P<value>.*)$")
-ROLE = re.compile(r"\{(?P<role>[\w:-]+)\}`(?P<body>[^`]+)`")
-EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
-LABEL_LINE = re.compile(r"^\((?P<label>[\w:.-]+)\)=[ \t]*$", re.M)
 ADMONITIONS = {"note", "tip", "important", "warning", "caution", "attention", "hint", "seealso"}
 
 
@@ -93,10 +90,8 @@ class Converter:
         return "/".join(out)
 
     # -- roles ---------------------------------------------------------------------------------
-    def role(self, match: re.Match) -> str:
-        role, body = match["role"], match["body"]
-        explicit = EXPLICIT.match(body)
-        text, target = (explicit["text"], explicit["target"]) if explicit else (None, body.strip())
+    def role(self, found: myst.Role) -> str:
+        role, body, text, target = found.name, found.content, found.text, found.target
         if role == "doc":
             doc = self.resolve_doc(target)
             if doc not in self.env.titles:
@@ -135,12 +130,16 @@ class Converter:
         raise ValueError(f"{self.docname}: MyST role {{{role}}} has no Jupyter rendering")
 
     def inline(self, text: str) -> str:
-        text = LABEL_LINE.sub(lambda m: f'<a id="{m["label"]}"></a>', text)
-        return ROLE.sub(self.role, text)
+        """Prose: each ``(label)=`` target as an HTML anchor, each role as Markdown."""
+        lines = text.split("\n")
+        for line, label in myst.targets(text):
+            lines[line] = f'<a id="{label}"></a>'
+        return myst.replace_roles("\n".join(lines), self.role)
 
     # -- directives ----------------------------------------------------------------------------
-    def directive(self, name: str, arg: str, options: dict[str, str], body: str) -> str:
-        label = options.get("label", "")
+    def directive(self, block: myst.Block) -> str:
+        name, arg, options, body = block.name, block.argument, block.options, block.body
+        label = block.label
         anchor = f'<a id="{label}"></a>\n\n' if label else ""
         content = self.markdown(body).strip("\n")
         title = f" ({self.inline(arg)})." if arg else ""
@@ -184,33 +183,14 @@ class Converter:
         return f"```{options.get('language', '')}\n{code.rstrip()}\n```"
 
     def markdown(self, text: str) -> str:
-        lines, out, i = text.split("\n"), [], 0
-        while i < len(lines):
-            opened = FENCE_OPEN.match(lines[i])
-            if not opened:
-                out.append(lines[i])
-                i += 1
-                continue
-            fence, j, options = opened["fence"], i + 1, {}
-            while j < len(lines) and OPTION.match(lines[j]):
-                option = OPTION.match(lines[j])
-                options[option["key"]] = option["value"].strip()
-                j += 1
-            body = []
-            while j < len(lines) and not (lines[j].strip().startswith(fence[0] * len(fence))
-                                          and set(lines[j].strip()) == {fence[0]}):
-                body.append(lines[j])
-                j += 1
-            if j == len(lines):
-                raise ValueError(f"{self.docname}: unclosed {fence}{{{opened['name']}}} block")
-            out.append(self.directive(opened["name"], opened["arg"].strip(), options, "\n".join(body)))
-            i = j + 1
-        return self.inline_outside_code("\n".join(out))
-
-    def inline_outside_code(self, text: str) -> str:
-        """Rewrite roles everywhere except inside fenced code blocks."""
-        parts = re.split(r"(^```[^\n]*\n.*?^```[ \t]*$)", text, flags=re.M | re.S)
-        return "".join(part if part.startswith("```") else self.inline(part) for part in parts)
+        """A chapter's Markdown as plain Jupyter Markdown: blocks rendered, roles resolved."""
+        lines, out, pos = text.split("\n"), [], 0
+        for block in myst.blocks(text):
+            out.append(self.inline("\n".join(lines[pos:block.start])))
+            out.append(self.directive(block))
+            pos = block.end
+        out.append(self.inline("\n".join(lines[pos:])))
+        return "\n".join(out)
 
     def references_cell(self) -> str | None:
         if not self.cited:
@@ -289,28 +269,14 @@ def fold(cell: dict, text: str, inside: bool) -> tuple[str, bool]:
     return "".join(out).strip("\n") or "*End of solution.*", inside
 
 
-SOLUTION_DETAILS = re.compile(r"<details>\n<summary>Solution[^<]*</summary>.*?</details>", re.S)
 FOLDED_NOTE = "*The cells down to the end of this solution are folded; expand them to see it.*"
-
-
-def without_solutions(cells: list[dict]) -> list[dict]:
-    """The student edition's cells: folded solution text and the cells of gated solutions dropped."""
-    kept = []
-    for cell in cells:
-        if cell["metadata"].get("jupyter", {}).get("source_hidden"):
-            continue
-        if cell["cell_type"] == "markdown":
-            text = SOLUTION_DETAILS.sub("", cell["source"]).replace(FOLDED_NOTE, "").strip("\n")
-            if not text or text == "*End of solution.*":
-                continue
-            cell["source"] = text
-        kept.append(cell)
-    return kept
 
 
 def convert(app: Sphinx, docname: str, base: str) -> dict:
     source = Path(app.env.doc2path(docname))
     notebook = json.loads(source.read_text(encoding="utf-8"))
+    if app.config.student_build:
+        notebook = solutions.drop_from_notebook(notebook)
     converter = Converter(app, docname, base)
     inside = False
     for cell in notebook["cells"]:
@@ -321,8 +287,6 @@ def convert(app: Sphinx, docname: str, base: str) -> dict:
             cell["metadata"].setdefault("jupyter", {}).update(FOLDED)
     if inside:
         raise ValueError(f"{docname}: a solution-start has no solution-end")
-    if getattr(app.config, "student_build", False):
-        notebook["cells"] = without_solutions(notebook["cells"])
     references = converter.references_cell()
     if references:
         notebook["cells"].append({"cell_type": "markdown", "id": "book-references", "metadata": {},
@@ -373,8 +337,7 @@ def point_launch_buttons(app: Sphinx, pagename: str, templatename: str, context:
                 button["url"] = button["url"].replace(f"branch={source}", f"branch={branch}", 1)
 
 
-def setup(app: Sphinx) -> dict[str, bool]:
+def register(app: Sphinx) -> None:
     app.add_config_value("jupyter_notebooks_branch", "jupyter", "html")
     app.connect("html-page-context", point_launch_buttons, priority=502)
     app.connect("build-finished", write_notebooks)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,4 +1,4 @@
-"""Sphinx extension: the printed book (``make pdf``, LaTeX builder only; the HTML book is untouched).
+"""The PDF stage: the printed book (``make pdf``, LaTeX builder only; the HTML book is untouched).
 
 * Numbers: theorems, exercises and equations carry the HTML book's numbers ("Theorem 5.1"):
   sphinx-jupyterbook-latex counts sections into them when the toc has parts; reset to chapters.
@@ -232,7 +232,7 @@ def add_pdf_download(app: Sphinx, pagename: str, templatename: str, context: dic
             })
 
 
-def setup(app: Sphinx) -> dict[str, bool]:
+def register(app: Sphinx) -> None:
     app.connect("config-inited", no_xindy, priority=900)
     app.connect("builder-inited", prepare_latex, priority=900)
     app.connect("html-page-context", add_pdf_download, priority=600)
@@ -244,4 +244,3 @@ def setup(app: Sphinx) -> dict[str, bool]:
     app.add_post_transform(TaggedMathForLatex)
     app.add_post_transform(ChapterNumbersLikeHtml)
     app.add_post_transform(ExerciseNumbersForLatex)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -6,7 +6,7 @@ renumbered widget ids), which makes merges of parallel edits to the same noteboo
 runs the notebook with nbclient in its own folder, with the project's kernel, and copies back only
 the outputs that differ.
 
-    .venv/bin/python tools/execute_chapters.py notebooks/02_update_rule.ipynb [...]
+    python -m coursebook.execute notebooks/02_update_rule.ipynb [...]
 """
 
 from __future__ import annotations

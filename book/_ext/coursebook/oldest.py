@@ -14,7 +14,8 @@ import sys
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from . import ROOT
+
 TEST_TOOLS = ("pytest", "pytest-xdist", "pytest-timeout", "hypothesis")
 BOUND = re.compile(r"^([A-Za-z0-9_.\-]+)\s*>=\s*([0-9][A-Za-z0-9_.]*)$")
 

@@ -3,7 +3,7 @@
 The presets are the chapters' datasets, generated here by ``perceptron.datasets`` and written with
 ``repr`` (shortest round-trip form), so the page holds exactly the doubles Python holds: a run in
 the browser and ``perceptron.train`` on the same preset then start from the same numbers.
-``python tools/playground_presets.py --check`` exits 1 when the file is stale (tests call it).
+``python -m coursebook.playground --check`` exits 1 when the file is stale (tests call it).
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from pathlib import Path
 
 import perceptron as pc
 
-SCRIPT = Path(__file__).resolve().parents[1] / "book" / "_static" / "playground.js"
-BEGIN, END = "/* PRESETS BEGIN (tools/playground_presets.py) */", "/* PRESETS END */"
+from . import ROOT
+
+SCRIPT = ROOT / "book" / "_static" / "playground.js"
+BEGIN, END = "/* PRESETS BEGIN (book/_ext/coursebook/playground.py) */", "/* PRESETS END */"
 
 #: (key, label, Python call that makes it); margins of the "separable" family are chosen in the page.
 SEPARABLE_MARGINS = (0.3, 0.2, 0.1, 0.05, 0.02)
@@ -52,7 +54,7 @@ def main(argv: list[str]) -> int:
     new = pattern.sub(lambda _: block(), text)
     if "--check" in argv:
         if new != text:
-            print(f"{SCRIPT.name}: presets are stale; run python tools/playground_presets.py", file=sys.stderr)
+            print(f"{SCRIPT.name}: presets are stale; run python -m coursebook.playground", file=sys.stderr)
             return 1
         return 0
     SCRIPT.write_text(new, encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Sphinx extension: the book's own fixes for WCAG 2.1 AA, checked by axe-core in tests/test_browser.py.
+"""The book's own fixes for WCAG 2.1 AA, checked by axe-core in the browser tests.
 
 * ``accessible.css`` (book/_static) darkens the theme's link colours where they miss 4.5:1.
 * Bibliography entries: docutils writes ``role="doc-biblioentry"`` (deprecated in DPUB-ARIA 1.1)
@@ -18,13 +18,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from docutils import nodes
 from sphinx.application import Sphinx
 
-STATIC = Path(__file__).resolve().parents[1] / "_static"
-TEMPLATES = Path(__file__).resolve().parents[1] / "_templates"  # overrides of the theme's components
+from . import ROOT
+
+STATIC = ROOT / "book" / "_static"
+TEMPLATES = ROOT / "book" / "_templates"  # overrides of the theme's components
 
 
 def visit_citation(self, node: nodes.citation) -> None:
@@ -49,17 +49,11 @@ HIDDEN_CELL_TOGGLE = '<summary aria-label="Toggle hidden content">'
 OUTPUT_FIXES = {TOC_TOGGLE: NAMED_TOC_TOGGLE, HIDDEN_CELL_TOGGLE: "<summary>"}
 
 
-def fix_rendered_names(app: Sphinx, exception: Exception | None) -> None:
-    """The theme and myst-nb write these controls in their templates; fix their names in the output."""
-    if exception is not None or app.builder.format != "html":
-        return
-    for page in Path(app.outdir).rglob("*.html"):
-        text = page.read_text(encoding="utf-8")
-        fixed = text
-        for old, new in OUTPUT_FIXES.items():
-            fixed = fixed.replace(old, new)
-        if fixed != text:
-            page.write_text(fixed, encoding="utf-8")
+def fix_names(page: str) -> str:
+    """The theme and myst-nb write these controls in their templates: their names fixed in a page."""
+    for old, new in OUTPUT_FIXES.items():
+        page = page.replace(old, new)
+    return page
 
 
 # The theme's own rule (pydata-sphinx-theme.js, setMode): "auto" follows prefers-color-scheme, "light"
@@ -79,10 +73,8 @@ def add_static_and_template_paths(app: Sphinx, config) -> None:
         config.templates_path.insert(0, str(TEMPLATES))
 
 
-def setup(app: Sphinx) -> dict[str, bool]:
+def register(app: Sphinx) -> None:
     app.connect("config-inited", add_static_and_template_paths)
     app.add_css_file("accessible.css")
     app.add_js_file(None, body=RESOLVE_THEME, priority=100)
     app.add_node(nodes.citation, override=True, html=(visit_citation, depart_citation))
-    app.connect("build-finished", fix_rendered_names)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from setup_cell import ROOT, is_setup_cell  # noqa: E402
+from . import ROOT
+from .setup_cell import is_setup_cell
 
 
 def setup_cell_first(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
     setup = [i for i, cell in enumerate(nb.cells) if is_setup_cell(cell)]
     if len(setup) != 1:
-        raise ValueError(f"{name}: expected one setup cell, found {len(setup)} (run tools/setup_cell.py)")
+        raise ValueError(f"{name}: expected one setup cell, found {len(setup)} (run book/_ext/coursebook/setup_cell.py)")
     nb.cells.insert(0, nb.cells.pop(setup[0]))
     return nb
 

@@ -1,0 +1,54 @@
+"""coursebook: the machinery of the Perceptron book, one stage a module.
+
+Registered once as a Sphinx extension (``extra_extensions`` in _config.yml); its stages, in the order
+a chapter goes through them:
+
+==================  ===========================================================================
+``myst``            the one MyST reader (markdown-it-py): directive blocks, roles, targets
+``solutions``       the one solution filter, for doctrees and for notebook JSON (student edition)
+``site``            version in the footer, errata line, no CDN scripts, the ``student`` tag
+``accessibility``   WCAG fixes: citations as list items, named controls, dark mode from first paint
+``pages``           the HTML stage: frames as files, sized images; then each page fixed once
+``svg_math``        every formula typeset to SVG by MathJax in Node (called by ``pages``)
+``icons``           Font Awesome by CSS instead of its script (called by ``pages``)
+``notebooks``       the Jupyter-native chapters (Colab, JupyterHub, download button)
+``pdf``             the LaTeX stage of ``make pdf``
+==================  ===========================================================================
+
+Command-line stages, run by the Makefile as ``python -m coursebook.<name>``: ``student`` (the student
+edition), ``slides``, ``plan`` (the course plan on the instructors' page), ``execute`` (re-execute
+chapters after a code change), ``figures`` (figure descriptions), ``setup_cell``,
+``homework_notebooks``, ``environment`` (Binder's environment.yml), ``oldest`` (the oldest pins),
+``serve`` (the book served as GitHub Pages does), ``playground`` (the playground's presets).
+
+The package is installed editable from ``book/_ext`` by ``make install``; ``ROOT`` is the
+repository it was installed from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def setup(app) -> dict[str, bool]:
+    """Register every Sphinx stage, once."""
+    from . import accessibility, notebooks, pages, pdf, site, solutions, svg_math
+
+    app.add_config_value("student_build", False, "env")
+    app.connect("config-inited", site.show_version)
+    app.connect("config-inited", site.add_student_tag)
+    app.connect("builder-inited", site.drop_thebe_scripts)
+    app.connect("doctree-read", solutions.drop_from_doctree)
+    app.connect("doctree-read", site.add_errata_line)
+    accessibility.register(app)
+    svg_math.register(app)
+    app.add_css_file(pages.icons.TARGET)
+    app.connect("html-page-context", pages.lighten_page)
+    notebooks.register(app)
+    pdf.register(app)
+    # After notebooks.write_notebooks, which rewrites _sources/: every page is final when it runs.
+    app.connect("build-finished", pages.finish_pages)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
