@@ -79,7 +79,7 @@ test: $(STAMP) browser sandbox rscript node_modules
 	$(MAKE) --no-print-directory student
 	$(MAKE) --no-print-directory slides
 	$(PYTEST) -n 2 --dist loadfile --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
-		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf --ignore=tests/lighthouse
+		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf
 
 # The oldest versions pyproject.toml allows, so that its lower bounds are tested claims: each bound of
 # [project].dependencies pinned (book/_ext/coursebook/oldest.py) and installed from wheels in a scratch
@@ -126,11 +126,11 @@ pdf-test: pdf student-pdf
 	$(PYTEST) -p no:cacheprovider tests/pdf
 
 # Lighthouse (desktop preset) over every chapter, served gzip-compressed as GitHub Pages serves it;
-# scores per page in _build/reports/lighthouse.json. Not part of `make test`, whose parallel tests
-# would load the CPU while pages are timed; CI (.ci/run) runs it on its own, last (see tests/lighthouse).
+# scores per page in _build/reports/lighthouse.json and benchmarks/README.md. A measurement, not a CI
+# gate (the score is timed): run it alone on a quiet machine (benchmarks/lighthouse.py).
 lighthouse: $(STAMP) browser node_modules
 	$(MAKE) --no-print-directory book
-	$(PYTEST) -p no:cacheprovider -s tests/lighthouse
+	$(BIN)/python benchmarks/lighthouse.py
 
 # JupyterLab from .venv (pinned in the lock, with jupyterlab-myst) on the chapters, kernel = .venv's Python.
 lab: $(STAMP)

@@ -29,7 +29,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import ROOT, CHAPTERS
+from . import CHAPTERS, ROOT, myst
 
 
 PROSE_WPM, FORMAL_WPM, CLASS_FORMAL_WPM = 120, 40, 25
@@ -38,7 +38,6 @@ IN_CLASS_EXERCISE = 15
 EXERCISE_MINUTES = {"pen": 15, "code": 20, "both": 30}
 SESSION_MINUTES = 90
 
-FENCE = re.compile(r"^(`{3,}|:{3,})\{([a-z:-]+)\}.*$")
 
 
 @dataclass(frozen=True)
@@ -75,38 +74,6 @@ class Chapter:
                      + self.misconceptions * MINUTES_PER_MISCONCEPTION)
 
 
-def split_blocks(source: str):
-    """Yield (kind, text) for the top-level directive blocks and the prose between them."""
-    lines, stack, current, kind = source.splitlines(), [], [], "prose"
-    for line in lines:
-        match = FENCE.match(line.strip())
-        if not stack and match:
-            if current:
-                yield kind, "\n".join(current)
-            fence, name = match.groups()
-            stack, current = [fence], [line]
-            kind = ("formal" if name.startswith("prf:") else
-                    "exercise" if name == "exercise" else
-                    "solution" if name.startswith("solution") else "prose")
-            continue
-        current.append(line)
-        if stack:
-            if match:
-                stack.append(match.group(1))
-            elif line.strip() and line.strip() == line.strip()[0] * len(line.strip()) \
-                    and line.strip()[0] in "`:" and line.strip() in stack:
-                closing = line.strip()
-                while stack and stack[-1] != closing:
-                    stack.pop()
-                if stack:
-                    stack.pop()
-                if not stack:
-                    yield kind, "\n".join(current)
-                    current, kind = [], "prose"
-    if current:
-        yield kind, "\n".join(current)
-
-
 def exercise_kind(text: str) -> str:
     head = text[:200].lower()
     pen, code = "pen and paper" in head, "code" in head
@@ -123,7 +90,7 @@ def measure(path: Path) -> Chapter:
         source = "".join(cell["source"])
         if cell["cell_type"] == "code":
             continue
-        for kind, text in split_blocks(source):
+        for kind, text in myst.split(source):
             count = len(text.split())
             words[kind] += count
             if kind == "formal":

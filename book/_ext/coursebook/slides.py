@@ -1,6 +1,6 @@
 """`make slides`: one reveal.js deck per session of the five-session plan, in _build/slides/.
 
-Each deck is made from the chapters of its session (book/_ext/coursebook/plan.py, plan "five"):
+Each deck is made from the chapters of its session (:mod:`coursebook.plan`, plan "five"):
 
 - a title slide with the chapter's "You will learn" list;
 - the statements of its definitions, theorems, lemmas and propositions (proofs stay in the book);
@@ -8,9 +8,8 @@ Each deck is made from the chapters of its session (book/_ext/coursebook/plan.py
 - one strip of frames of its first slider (the pre-computed positions, side by side);
 - a concept question from the chapter's question bank, with the answer on the next fragment.
 
-The decks work offline and print: reveal.js comes from npm (tools/slides/package.json, installed by
-`npm ci` into tools/slides/node_modules) and MathJax from the vendored copy of the book
-(tools/vendor_mathjax.py); both are copied into _build/slides/, no CDN is referenced. Add
+The decks work offline and print: reveal.js and MathJax come from npm (package.json, installed by
+`make node_modules`) and are copied into _build/slides/; no CDN is referenced. Add
 `?print-pdf` to a deck's address and print it from the browser for a PDF (one slide per page).
 """
 
@@ -51,6 +50,8 @@ MARKDOWN = (MarkdownIt("commonmark").enable("table")
 
 def plain_role(role: myst.Role) -> str:
     """A MyST role, which only the book resolves, as readable text."""
+    if role.name == "math":
+        return f"${role.content}$"
     if role.name.startswith("cite"):
         return "[" + role.content.replace(",", ", ") + "]"
     if role.name == "doc":
