@@ -174,16 +174,17 @@ def test_max_margin_and_make_separable_take_the_bias_modes_of_train(func, bias):
         func(GOOD_X, GOOD_Y, bias=bias)
 
 
-@pytest.mark.parametrize(("old", "new"), [(True, "one"), (False, "none")])
-def test_boolean_bias_of_earlier_versions_still_works_with_a_deprecation_warning(old, new):
-    X, y = [[2.0, 1.0], [3.0, 1.0], [-1.0, 1.0]], [1, 1, -1]
-    with pytest.deprecated_call(match=f"bias={old} is deprecated; pass the bias mode bias='{new}'"):
-        got = max_margin(X, y, bias=old)
-    want = max_margin(X, y, bias=new)
-    assert np.array_equal(got.w, want.w) and (got.b, got.gamma) == (want.b, want.gamma)
-    with pytest.deprecated_call():
-        data = datasets.make_separable(20, bias=old, seed=3)
-    assert all(np.array_equal(a, b) for a, b in zip(data, datasets.make_separable(20, bias=new, seed=3)))
+@pytest.mark.parametrize("flag", [True, False, np.True_, np.False_])
+@pytest.mark.parametrize(
+    "func",
+    [train, mistake_bound, max_margin, lambda X, y, bias: datasets.make_separable(5, bias=bias)],
+    ids=["train", "mistake_bound", "max_margin", "make_separable"],
+)
+def test_a_boolean_bias_is_refused_with_the_modes_named(func, flag):
+    # bias is a mode, not a flag: False is not read as "none", nor True as "one".
+    with pytest.raises(ValueError, match=r"unknown bias .*; choose one of 'one', 'radius', 'none'") as info:
+        func(GOOD_X, GOOD_Y, bias=flag)
+    assert "'none' for a hyperplane through the origin" in str(info.value)
 
 
 def test_validation_does_not_modify_inputs():

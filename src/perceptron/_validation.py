@@ -6,7 +6,6 @@ Every failure is a ``ValueError`` whose message names the argument and the probl
 
 from __future__ import annotations
 
-import warnings
 from typing import Literal
 
 import numpy as np
@@ -134,7 +133,16 @@ def check_option(value: str, allowed: tuple[str, ...], name: str) -> str:
 
 
 def check_bias(bias: str) -> BiasMode:
-    """Return ``bias`` if it names a known bias mode."""
+    """Return ``bias`` if it names a known bias mode.
+
+    A boolean is refused like any other non-mode, with a hint: ``"none"`` is the mode without
+    an offset, ``"one"`` (or ``"radius"``) a mode with one.
+    """
+    if isinstance(bias, (bool, np.bool_)):
+        raise ValueError(
+            f"unknown bias {bias!r}; choose one of {', '.join(map(repr, BIAS_MODES))} "
+            "(bias is a mode, not a flag: 'none' for a hyperplane through the origin)"
+        )
     return check_option(bias, BIAS_MODES, "bias")  # type: ignore[return-value]
 
 
@@ -155,21 +163,13 @@ def check_loss(loss: str) -> LossName:
     return check_option(loss, LOSS_NAMES, "loss")  # type: ignore[return-value]
 
 
-def check_offset(bias: str, name: str = "bias") -> bool:
+def check_offset(bias: str) -> bool:
     """Whether a hyperplane may miss the origin, from a bias mode: False for ``"none"``, else True.
 
     Where only the hyperplane matters (not how a perceptron learns its offset), ``"one"`` and
-    ``"radius"`` mean the same thing. The booleans of earlier versions (True for an offset, False
-    for none) still work, with a DeprecationWarning.
+    ``"radius"`` mean the same thing. Like every ``bias``, it is a mode, not a flag: a boolean is
+    refused by :func:`check_bias`.
     """
-    if isinstance(bias, (bool, np.bool_)):
-        mode = "one" if bias else "none"
-        warnings.warn(
-            f"{name}={bool(bias)} is deprecated; pass the bias mode {name}={mode!r} as train does",
-            DeprecationWarning,
-            stacklevel=3,
-        )
-        return bool(bias)
     return check_bias(bias) != "none"
 
 

@@ -91,8 +91,7 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> MaxMargin:
     bias : {"one", "radius", "none"}, default "one"
         The bias mode, as in :func:`~perceptron.train`: with ``"none"`` the hyperplane passes
         through the origin; ``"one"`` and ``"radius"`` (which differ only in how a perceptron
-        learns the offset) allow any offset. The booleans of earlier versions (True, False)
-        still work, with a DeprecationWarning.
+        learns the offset) allow any offset.
 
     Returns
     -------

@@ -7,7 +7,6 @@ is drawn with equal aspect. The proof's figures are in :mod:`perceptron.proof_pl
 
 from __future__ import annotations
 
-import warnings
 from typing import Callable
 
 import matplotlib.pyplot as plt
@@ -342,16 +341,3 @@ __all__ = [
     "plot_weight_image",
 ]
 
-
-def __getattr__(name: str):
-    """The proof's figures moved to :mod:`perceptron.proof_plots`; the old spelling still works."""
-    if name in ("plot_proof_race", "plot_proof_inequalities"):
-        warnings.warn(
-            f"perceptron.plotting.{name} is deprecated; use perceptron.proof_plots.{name}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        from . import proof_plots
-
-        return getattr(proof_plots, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import sys
-import warnings
 from dataclasses import replace
 from typing import Callable
 
@@ -229,30 +228,3 @@ def reference_loop(
         errors=_core.count_errors(X, y, w, b, rule),
     )
 
-
-# The helpers every variant shares moved to the private core (perceptron._core); these names
-# keep working for a while, with a DeprecationWarning.
-_MOVED = {
-    "bias_scale": "perceptron._core.bias_scale",
-    "visiting_order": "perceptron._core.visiting_order",
-    "sequential_dot": "perceptron._core.sequential_dot",
-    "count_errors": "perceptron.count_errors",
-    "diverged": "perceptron._core.diverged",
-    "overflow_raises": "perceptron._core.overflow_raises",
-    "prepare_run": "perceptron._core.prepare_run",
-}
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        warnings.warn(
-            f"perceptron.training.{name} is deprecated; use {_MOVED[name]}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        if name == "count_errors":
-            from .linear import count_errors
-
-            return count_errors
-        return getattr(_core, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
