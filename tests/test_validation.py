@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perceptron import datasets
 from perceptron import (
+    datasets,
     decision_function,
     functional_margins,
     geometric_margin,

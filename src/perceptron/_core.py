@@ -11,8 +11,8 @@ run one way (``tests/test_structure.py`` checks that no import, late ones includ
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray

@@ -125,10 +125,14 @@ def check_Xy(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[n
     return Xa, check_labels(y, Xa.shape[0])
 
 
-def check_option(value: str, allowed: tuple[str, ...], name: str) -> str:
-    """Return ``value`` if it is one of the strings in ``allowed``, else raise ValueError naming them."""
+def check_option(value: str, allowed: tuple[str, ...], name: str, *, hint: str = "") -> str:
+    """Return ``value`` if it is one of the strings in ``allowed``, else raise ValueError naming them.
+
+    A non-empty ``hint`` is added to the message in parentheses.
+    """
     if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"unknown {name} {value!r}; choose one of {', '.join(map(repr, allowed))}")
+        more = f" ({hint})" if hint else ""
+        raise ValueError(f"unknown {name} {value!r}; choose one of {', '.join(map(repr, allowed))}{more}")
     return value
 
 
@@ -138,12 +142,9 @@ def check_bias(bias: str) -> BiasMode:
     A boolean is refused like any other non-mode, with a hint: ``"none"`` is the mode without
     an offset, ``"one"`` (or ``"radius"``) a mode with one.
     """
-    if isinstance(bias, (bool, np.bool_)):
-        raise ValueError(
-            f"unknown bias {bias!r}; choose one of {', '.join(map(repr, BIAS_MODES))} "
-            "(bias is a mode, not a flag: 'none' for a hyperplane through the origin)"
-        )
-    return check_option(bias, BIAS_MODES, "bias")  # type: ignore[return-value]
+    flag = isinstance(bias, (bool, np.bool_))
+    hint = "bias is a mode, not a flag: 'none' for a hyperplane through the origin" if flag else ""
+    return check_option(bias, BIAS_MODES, "bias", hint=hint)  # type: ignore[return-value]
 
 
 def check_kernel(kernel):
@@ -200,7 +201,8 @@ def check_positive(value: float, name: str) -> float:
 def check_integer(value: int, name: str, least: int) -> int:
     """Return ``value`` as an int if it is an integer (not a bool, not a float) ``>= least``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
+        # A ValueError like every failure here (module docstring), not the TypeError of ruff's TRY004.
+        raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")  # noqa: TRY004
     if value < least:
         raise ValueError(f"{name} must be >= {least}, got {value}")
     return int(value)

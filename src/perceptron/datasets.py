@@ -149,7 +149,7 @@ def flip_labels(
         raise ValueError(f"fraction must be in [0, 1], got {fraction!r}")
     y = np.asarray(y).copy()
     rng = np.random.default_rng(seed)
-    idx = rng.choice(len(y), size=int(round(fraction * len(y))), replace=False)
+    idx = rng.choice(len(y), size=round(fraction * len(y)), replace=False)
     y[idx] = -y[idx]
     return y
 

@@ -95,7 +95,7 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False  # binary only: a perceptron is one hyperplane
         return tags
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> "Perceptron":
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Perceptron:
         """Train on ``X`` and two-class labels ``y``.
 
         Parameters

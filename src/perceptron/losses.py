@@ -22,7 +22,7 @@ By the chain rule a subgradient of ``(w, b) -> L(y (w.x + b))`` is ``L'(m) * y *
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray

@@ -185,7 +185,7 @@ def _polish(A: NDArray[np.float64], v: NDArray[np.float64], bias: bool) -> NDArr
 
 def _kkt_solution(As: NDArray[np.float64], bias: bool) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
     """Minimum of ||w||^2/2 with every row of ``As`` active (As v = 1), and its multipliers."""
-    s, m = As.shape
+    s = As.shape[0]
     if bias:
         Zs, ys = As[:, :-1], As[:, -1]  # the last column is y_i (times the constant 1)
         K = np.zeros((s + 1, s + 1))

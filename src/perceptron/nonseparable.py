@@ -60,7 +60,7 @@ def weights_at_epoch_ends(
     ([[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]], [0.0, 0.0, 0.0, 0.0])
     """
     if not isinstance(result, TrainResult):
-        raise ValueError(
+        raise ValueError(  # noqa: TRY004 - every bad argument is a ValueError (perceptron._validation)
             f"result must be a TrainResult from train(..., record=True), got {type(result).__name__}"
         )
     if len(result.history) != result.mistakes:

@@ -7,9 +7,9 @@ is drawn with equal aspect. The proof's figures are in :mod:`perceptron.proof_pl
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 - the doctests close their figures with it
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 from ._style import ACCENT_COLOR, BOUNDARY_COLOR, CLASS_COLORS, CLASS_LABELS, CLASS_MARKERS, TITLE_Y, new_axes
 from ._ticks import plain_log_ticks, visible_ticks_only
 from .margins import functional_margins, radius
+
 
 def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool = True, **kwargs) -> Axes:
     """Scatter a two-feature dataset, each class in its own colour and marker.

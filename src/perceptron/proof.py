@@ -101,7 +101,9 @@ def proof_quantities(
     mode = check_bias(bias)
     eta = check_positive(eta, "eta")
     if not isinstance(result, TrainResult):
-        raise ValueError(f"result must be a TrainResult from perceptron.train, got {type(result).__name__}")
+        raise ValueError(  # noqa: TRY004 - every bad argument is a ValueError (perceptron._validation)
+            f"result must be a TrainResult from perceptron.train, got {type(result).__name__}"
+        )
     if len(result.history) != result.mistakes:
         raise ValueError(
             f"result records {len(result.history)} of its {result.mistakes} updates: train with record=True"

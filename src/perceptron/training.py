@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
