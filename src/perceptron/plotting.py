@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 
 from ._style import ACCENT_COLOR, BOUNDARY_COLOR, CLASS_COLORS, CLASS_LABELS, CLASS_MARKERS, TITLE_Y, new_axes
 from ._ticks import plain_log_ticks, visible_ticks_only
-from .margins import functional_margins, radius
+from .margins import _max_row_norm, functional_margins
 
 
 def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool = True, **kwargs) -> Axes:
@@ -316,7 +316,8 @@ def plot_margin(
     ax = plot_classifier(X, y, w, b, ax, title=title, legend=False)
     if gamma > 0:
         plot_margin_band(w, b, gamma, ax)
-    closest = np.asarray(X, dtype=float)[distances <= gamma + rtol * radius(X)]
+    Xa = np.asarray(X, dtype=float)  # checked by functional_margins above
+    closest = Xa[distances <= gamma + rtol * _max_row_norm(Xa)]
     ax.scatter(closest[:, 0], closest[:, 1], s=170, facecolors="none", edgecolors=BOUNDARY_COLOR,
                linewidths=1.5, zorder=5, label="closest points")
     if legend:
