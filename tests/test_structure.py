@@ -122,23 +122,17 @@ def test_argument_checks_are_defined_only_in_the_validation_module():
                                "overflow_raises", "prepare_run")]
     + [("plotting", "plot_proof_race"), ("plotting", "plot_proof_inequalities")],
 )
-def test_old_spellings_still_work_with_a_deprecation_warning(module, name):
+def test_names_that_moved_before_the_first_release_are_gone_from_their_old_module(module, name):
+    # The shared helpers live in perceptron._core (count_errors is public as perceptron.count_errors),
+    # the proof's figures in perceptron.proof_plots; 0.1.0 keeps no deprecated aliases.
     import importlib
 
     old = importlib.import_module(f"perceptron.{module}")
-    with pytest.deprecated_call(match=f"perceptron.{module}.{name} is deprecated; use perceptron"):
-        assert callable(getattr(old, name))
-    with pytest.raises(AttributeError):
-        getattr(old, "no_such_name")
-
-
-def test_training_count_errors_shim_is_the_public_count():
-    import perceptron.training
-
-    X, y, w = [[1.0, 0.0], [0.0, 0.0]], [1, -1], [1.0, 0.0]
-    with pytest.deprecated_call():
-        old = perceptron.training.count_errors
-    assert old is perceptron.count_errors and old(X, y, w, 0.0) == 1
+    with pytest.raises(AttributeError, match=f"has no attribute '{name}'"):
+        getattr(old, name)
+    assert not hasattr(old, "__getattr__"), f"perceptron.{module} resolves names lazily again"
+    new = "perceptron.proof_plots" if module == "plotting" else "perceptron._core"
+    assert callable(getattr(importlib.import_module(new), name))
 
 
 RESULT_TYPES = ("TrainResult", "Update", "SGDResult", "Hyperplane", "MaxMargin", "BestLine", "Cycle",

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perceptron import datasets
+import perceptron
 from perceptron import (
+    datasets,
     decision_function,
     functional_margins,
     geometric_margin,
@@ -174,16 +175,17 @@ def test_max_margin_and_make_separable_take_the_bias_modes_of_train(func, bias):
         func(GOOD_X, GOOD_Y, bias=bias)
 
 
-@pytest.mark.parametrize(("old", "new"), [(True, "one"), (False, "none")])
-def test_boolean_bias_of_earlier_versions_still_works_with_a_deprecation_warning(old, new):
-    X, y = [[2.0, 1.0], [3.0, 1.0], [-1.0, 1.0]], [1, 1, -1]
-    with pytest.deprecated_call(match=f"bias={old} is deprecated; pass the bias mode bias='{new}'"):
-        got = max_margin(X, y, bias=old)
-    want = max_margin(X, y, bias=new)
-    assert np.array_equal(got.w, want.w) and (got.b, got.gamma) == (want.b, want.gamma)
-    with pytest.deprecated_call():
-        data = datasets.make_separable(20, bias=old, seed=3)
-    assert all(np.array_equal(a, b) for a, b in zip(data, datasets.make_separable(20, bias=new, seed=3)))
+@pytest.mark.parametrize("flag", [True, False, np.True_, np.False_])
+@pytest.mark.parametrize(
+    "func",
+    [train, mistake_bound, max_margin, lambda X, y, bias: datasets.make_separable(5, bias=bias)],
+    ids=["train", "mistake_bound", "max_margin", "make_separable"],
+)
+def test_a_boolean_bias_is_refused_with_the_modes_named(func, flag):
+    # bias is a mode, not a flag: False is not read as "none", nor True as "one".
+    with pytest.raises(ValueError, match=r"unknown bias .*; choose one of 'one', 'radius', 'none'") as info:
+        func(GOOD_X, GOOD_Y, bias=flag)
+    assert "'none' for a hyperplane through the origin" in str(info.value)
 
 
 def test_validation_does_not_modify_inputs():
@@ -200,3 +202,109 @@ def test_integer_and_list_inputs_are_accepted():
     assert train(X, y).converged
     assert radius(X) == pytest.approx(np.sqrt(5.0))
     assert functional_margins(X, y, [1, 1], 0).tolist() == [3.0, 1.0, 1.0]
+
+
+# --- each argument is checked once, at the public boundary --------------------------------------
+
+
+@pytest.fixture
+def checks(monkeypatch):
+    """Record every call of a validator of perceptron._validation as ``(validator, argument name)``.
+
+    The spies replace the validators in ``_validation`` (so that one validator calling another is
+    seen too: ``check_Xy`` records ``("check_X", "X")`` and ``("check_labels", "y")``) and in every
+    loaded module of the package that imported them by name. An argument checked twice in one
+    call, directly or through a public function called inside another, shows up as a repeat.
+    """
+    import inspect
+    import sys
+
+    import perceptron._validation as validation
+    import perceptron.estimator  # noqa: F401 - loaded, so that its imported validators are replaced too
+
+    calls: list[tuple[str, str | None]] = []
+
+    def spy(name, original):
+        signature = inspect.signature(original)
+
+        def checked(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            calls.append((name, bound.arguments.get("name")))
+            return original(*args, **kwargs)
+
+        return checked
+
+    originals = {name: f for name, f in vars(validation).items() if name.startswith("check_") and callable(f)}
+    modules = [m for name, m in list(sys.modules.items()) if name.partition(".")[0] == "perceptron"]
+    for name, original in originals.items():
+        replacement = spy(name, original)
+        for module in modules:
+            if getattr(module, name, None) is original:
+                monkeypatch.setattr(module, name, replacement)
+    return calls
+
+
+def checked_once(calls):
+    """The checks made, after asserting that none was made twice."""
+    from collections import Counter
+
+    counts = Counter(calls)
+    assert {check: n for check, n in counts.items() if n > 1} == {}
+    return set(counts)
+
+
+SEPARABLE = datasets.make_separable(20, seed=2)
+
+
+def test_train_checks_each_argument_exactly_once(checks):
+    train(*SEPARABLE, w0=np.zeros(2))
+    assert checked_once(checks) >= {
+        ("check_X", "X"), ("check_labels", "y"), ("check_positive", "eta"), ("check_bias", None),
+        ("check_epochs", "max_epochs"), ("check_rule", None), ("check_w", "w0"), ("check_scalar", "b0"),
+    }
+
+
+def test_the_estimator_checks_each_argument_exactly_once(checks, monkeypatch):
+    # X and y are scikit-learn's to check (validate_data, once); the parameters are the package's.
+    from perceptron import estimator
+
+    seen = []
+    validate_data = estimator.validate_data
+    monkeypatch.setattr(estimator, "validate_data", lambda *a, **k: seen.append(1) or validate_data(*a, **k))
+    estimator.Perceptron().fit(*SEPARABLE)
+    assert len(seen) == 1
+    made = checked_once(checks)
+    assert made >= {("check_positive", "eta0"), ("check_bias", None), ("check_epochs", "max_iter")}
+    assert not {check for check, _ in made} & {"check_Xy", "check_X", "check_labels"}, made
+
+
+ONE_CALL = {
+    "pocket": lambda X, y: perceptron.pocket(X, y),
+    "averaged": lambda X, y: perceptron.averaged(X, y),
+    "voted": lambda X, y: perceptron.voted(X, y),
+    "kernel_train": lambda X, y: perceptron.kernel_train(X, y),
+    "train_sgd": lambda X, y: perceptron.train_sgd(X, y, loss="hinge", max_epochs=5),
+    "max_margin": lambda X, y: max_margin(X, y),
+    "mistake_bound": lambda X, y: mistake_bound(X, y, bias="radius"),
+    "find_cycle": lambda X, y: perceptron.find_cycle(X, y, max_epochs=20),
+    "fewest_errors_line": lambda X, y: perceptron.fewest_errors_line(X, y),
+    "geometric_margin": lambda X, y: geometric_margin(X, y, W),
+    "count_errors": lambda X, y: perceptron.count_errors(X, y, W),
+    "loss_subgradient": lambda X, y: perceptron.loss_subgradient(X, y, W, loss="hinge"),
+    "perceptron_criterion": lambda X, y: perceptron.perceptron_criterion(X, y, W),
+}
+
+
+@pytest.mark.parametrize("func", ONE_CALL.values(), ids=ONE_CALL.keys())
+def test_every_algorithm_checks_its_data_exactly_once(checks, func):
+    func(*SEPARABLE)
+    assert ("check_X", "X") in checked_once(checks)
+
+
+def test_proof_quantities_checks_its_data_exactly_once(checks):
+    X, y = SEPARABLE
+    run = train(X, y, record=True)
+    checks.clear()
+    perceptron.proof_quantities(X, y, run)
+    assert ("check_X", "X") in checked_once(checks)

@@ -3,7 +3,7 @@
  * Part 1 is the engine, exposed as window.perceptronPlayground. It makes exactly the updates of
  * the Python package's perceptron.train, bit for bit: JavaScript numbers are IEEE doubles, and
  * every operation below is the one the package performs, in the same order and rounded once:
- *   score  = ((x_1 w_1 + x_2 w_2) + ...) + b     (perceptron.training.sequential_dot, then + b)
+ *   score  = ((x_1 w_1 + x_2 w_2) + ...) + b     (perceptron._core.sequential_dot, then + b)
  *   update   w_j += (eta y) x_j,  b += y step_b,  step_b = eta c^2
  *   c      = 1 ("one"), R ("radius"), 0 ("none"),  R = max_i ||x_i|| summed as numpy sums
  * Part 2 is the maximum-margin solver used for the picture and the mistake bound. Part 3 is the
@@ -79,7 +79,7 @@
     return Math.sqrt(pairwiseSum(sq, 0, sq.length));
   }
 
-  /* R = max_i ||x_i||, as perceptron.training.bias_scale computes it for bias="radius". */
+  /* R = max_i ||x_i||, as perceptron._core.bias_scale computes it for bias="radius". */
   function maxRowNorm(X) {
     var R = 0;
     for (var i = 0; i < X.length; i++) {

@@ -4,15 +4,16 @@
 It holds the pieces of a mistake-driven run that must be the same in every variant (the
 perceptron, the pocket, the averaged and voted perceptrons, SGD, the compiled pass, the proof's
 quantities): the bias scale, the visiting order, the rounding of a score, the mistake rules, the
-error count, the divergence error and overflow guard, and the argument checks they all share.
+error count, the divergence error and overflow guard, and the argument checks they all share
+(:func:`prepare_run`, the public functions' boundary). Everything else here trusts its input.
 Higher modules import from here, never from :mod:`perceptron.training`, so the package's imports
 run one way (``tests/test_structure.py`` checks that no import, late ones included, closes a cycle).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -104,17 +105,34 @@ def prepare_run(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], float, float, int, Callable[[], NDArray[np.intp]]]:
     """Validate the arguments every perceptron variant shares (train, pocket, averaged, voted).
 
-    Returns ``(X, y, eta, step_b, max_epochs, next_order)``: the checked data, the bias step
-    ``eta * c**2`` of the bias mode and the function giving each pass's visiting order.
+    This is the public functions' boundary: it checks each argument once, then :func:`plan_run`
+    works on the checked values. Returns ``(X, y, eta, step_b, max_epochs, next_order)``: the
+    checked data, the bias step ``eta * c**2`` of the bias mode and the function giving each
+    pass's visiting order.
     """
     Xa, ya = check_Xy(X, y)
     eta = check_positive(eta, "eta")
     mode = check_bias(bias)
     max_epochs = check_epochs(max_epochs)
+    step_b, next_order = plan_run(Xa, eta, mode, shuffle, seed)
+    return Xa, ya, eta, step_b, max_epochs, next_order
+
+
+def plan_run(
+    X: NDArray[np.float64],
+    eta: float,
+    bias: BiasMode,
+    shuffle: bool,
+    seed: int | np.random.Generator | None,
+) -> tuple[float, Callable[[], NDArray[np.intp]]]:
+    """Return ``(step_b, next_order)`` of a run on trusted, already validated arguments.
+
+    ``step_b = eta * c**2`` is the bias step of the bias mode, ``next_order`` gives each pass's
+    visiting order (see :func:`visiting_order`).
+    """
     # c * c, not c ** 2: a product is rounded correctly everywhere (IEEE 754), while float ** 2
     # calls the C library's pow, which glibc misrounds for about 1 value in 1250 (and other
     # libraries differently): step_b would then depend on the platform, and the playground's
     # JavaScript (tests/test_playground.py) could not reproduce it.
-    c = bias_scale(Xa, mode)
-    step_b = eta * (c * c)
-    return Xa, ya, eta, step_b, max_epochs, visiting_order(Xa.shape[0], shuffle, seed)
+    c = bias_scale(X, bias)
+    return eta * (c * c), visiting_order(X.shape[0], shuffle, seed)

@@ -6,7 +6,6 @@ Every failure is a ``ValueError`` whose message names the argument and the probl
 
 from __future__ import annotations
 
-import warnings
 from typing import Literal
 
 import numpy as np
@@ -126,16 +125,26 @@ def check_Xy(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[n
     return Xa, check_labels(y, Xa.shape[0])
 
 
-def check_option(value: str, allowed: tuple[str, ...], name: str) -> str:
-    """Return ``value`` if it is one of the strings in ``allowed``, else raise ValueError naming them."""
+def check_option(value: str, allowed: tuple[str, ...], name: str, *, hint: str = "") -> str:
+    """Return ``value`` if it is one of the strings in ``allowed``, else raise ValueError naming them.
+
+    A non-empty ``hint`` is added to the message in parentheses.
+    """
     if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"unknown {name} {value!r}; choose one of {', '.join(map(repr, allowed))}")
+        more = f" ({hint})" if hint else ""
+        raise ValueError(f"unknown {name} {value!r}; choose one of {', '.join(map(repr, allowed))}{more}")
     return value
 
 
 def check_bias(bias: str) -> BiasMode:
-    """Return ``bias`` if it names a known bias mode."""
-    return check_option(bias, BIAS_MODES, "bias")  # type: ignore[return-value]
+    """Return ``bias`` if it names a known bias mode.
+
+    A boolean is refused like any other non-mode, with a hint: ``"none"`` is the mode without
+    an offset, ``"one"`` (or ``"radius"``) a mode with one.
+    """
+    flag = isinstance(bias, (bool, np.bool_))
+    hint = "bias is a mode, not a flag: 'none' for a hyperplane through the origin" if flag else ""
+    return check_option(bias, BIAS_MODES, "bias", hint=hint)  # type: ignore[return-value]
 
 
 def check_kernel(kernel):
@@ -155,21 +164,13 @@ def check_loss(loss: str) -> LossName:
     return check_option(loss, LOSS_NAMES, "loss")  # type: ignore[return-value]
 
 
-def check_offset(bias: str, name: str = "bias") -> bool:
+def check_offset(bias: str) -> bool:
     """Whether a hyperplane may miss the origin, from a bias mode: False for ``"none"``, else True.
 
     Where only the hyperplane matters (not how a perceptron learns its offset), ``"one"`` and
-    ``"radius"`` mean the same thing. The booleans of earlier versions (True for an offset, False
-    for none) still work, with a DeprecationWarning.
+    ``"radius"`` mean the same thing. Like every ``bias``, it is a mode, not a flag: a boolean is
+    refused by :func:`check_bias`.
     """
-    if isinstance(bias, (bool, np.bool_)):
-        mode = "one" if bias else "none"
-        warnings.warn(
-            f"{name}={bool(bias)} is deprecated; pass the bias mode {name}={mode!r} as train does",
-            DeprecationWarning,
-            stacklevel=3,
-        )
-        return bool(bias)
     return check_bias(bias) != "none"
 
 
@@ -200,7 +201,8 @@ def check_positive(value: float, name: str) -> float:
 def check_integer(value: int, name: str, least: int) -> int:
     """Return ``value`` as an int if it is an integer (not a bool, not a float) ``>= least``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
+        # A ValueError like every failure here (module docstring), not the TypeError of ruff's TRY004.
+        raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")  # noqa: TRY004
     if value < least:
         raise ValueError(f"{name} must be >= {least}, got {value}")
     return int(value)

@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._validation import check_bias, check_Xy
-from .margins import max_margin, radius
+from .margins import _max_margin, _max_row_norm
 
 
 def mistake_bound(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> float:
@@ -50,11 +50,11 @@ def mistake_bound(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> float:
     mode = check_bias(bias)
     if mode == "one":
         Xa = np.column_stack([Xa, np.ones(len(ya))])
-    R = radius(Xa)
+    R = _max_row_norm(Xa)
     try:
         # "radius": any hyperplane of the data; "one" and "none": through the origin (for "one",
         # of the points augmented with 1 above).
-        gamma = max_margin(Xa, ya, bias="one" if mode == "radius" else "none").gamma
+        gamma = _max_margin(Xa, ya, offset=mode == "radius").gamma
     except ValueError as exc:
         if "not linearly separable" not in str(exc):
             raise

@@ -42,8 +42,7 @@ def make_separable(
     bias : {"one", "radius", "none"}, default "one"
         The bias mode, as in :func:`~perceptron.train`: with ``"none"`` the separating hyperplane
         passes through the origin, so ``train(X, y, bias="none")`` converges; ``"one"`` and
-        ``"radius"`` let it miss the origin (the same data for both). The booleans of earlier
-        versions (True, False) still work, with a DeprecationWarning.
+        ``"radius"`` let it miss the origin (the same data for both).
     seed : int or numpy.random.Generator, default 0
 
     Returns
@@ -150,7 +149,7 @@ def flip_labels(
         raise ValueError(f"fraction must be in [0, 1], got {fraction!r}")
     y = np.asarray(y).copy()
     rng = np.random.default_rng(seed)
-    idx = rng.choice(len(y), size=int(round(fraction * len(y))), replace=False)
+    idx = rng.choice(len(y), size=round(fraction * len(y)), replace=False)
     y[idx] = -y[idx]
     return y
 

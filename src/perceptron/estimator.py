@@ -1,7 +1,8 @@
 """A scikit-learn estimator around :func:`perceptron.train`, for pipelines, grid search and CV.
 
 The estimator adds only what scikit-learn's API needs (input checks, any two labels, fitted
-attributes); the learning itself is :func:`~perceptron.train`, so the two give the same weights.
+attributes); the learning itself is :func:`~perceptron.train`'s, run on the input the estimator
+has checked (not checked a second time), so the two give the same weights.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 from ._validation import check_bias, check_epochs, check_positive
-from .training import train
+from .training import _train
 
 
 class Perceptron(ClassifierMixin, BaseEstimator):
@@ -95,7 +96,7 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False  # binary only: a perceptron is one hyperplane
         return tags
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> "Perceptron":
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Perceptron:
         """Train on ``X`` and two-class labels ``y``.
 
         Parameters
@@ -132,8 +133,10 @@ class Perceptron(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"y contains only one class ({self.classes_[0]!r}); the perceptron needs two classes"
             )
-        signs = np.where(y == self.classes_[1], 1, -1)
-        result = train(
+        signs = np.where(y == self.classes_[1], 1.0, -1.0)
+        # Everything is checked above (X by validate_data: finite, 2-D, float64), so the trusted
+        # form of train runs on it without checking it again.
+        result = _train(
             X, signs, eta=eta0, bias=bias, max_epochs=max_iter, shuffle=self.shuffle, seed=self._seed()
         )
         self.coef_ = result.w.reshape(1, -1)

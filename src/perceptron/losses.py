@@ -22,7 +22,7 @@ By the chain rule a subgradient of ``(w, b) -> L(y (w.x + b))`` is ``L'(m) * y *
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -61,8 +61,7 @@ def perceptron_loss(margins: ArrayLike) -> NDArray[np.float64]:
     >>> perceptron_loss([-2.0, 0.0, 3.0]).tolist()
     [2.0, 0.0, 0.0]
     """
-    m = check_margins(margins)
-    return np.maximum(0.0, -m) + 0.0  # + 0.0 turns the -0.0 of m = 0 into 0.0
+    return _perceptron_values(check_margins(margins))
 
 
 def hinge_loss(margins: ArrayLike) -> NDArray[np.float64]:
@@ -90,8 +89,7 @@ def hinge_loss(margins: ArrayLike) -> NDArray[np.float64]:
     >>> hinge_loss([-2.0, 0.0, 0.5, 3.0]).tolist()
     [3.0, 1.0, 0.5, 0.0]
     """
-    m = check_margins(margins)
-    return np.maximum(0.0, 1.0 - m)
+    return _hinge_values(check_margins(margins))
 
 
 def logistic_loss(margins: ArrayLike) -> NDArray[np.float64]:
@@ -119,14 +117,27 @@ def logistic_loss(margins: ArrayLike) -> NDArray[np.float64]:
     >>> logistic_loss([-1000.0, 0.0]).round(6).tolist()
     [1000.0, 0.693147]
     """
-    m = check_margins(margins)
+    return _logistic_values(check_margins(margins))
+
+
+# The three losses on trusted margins (finite float64, checked by the caller): the public
+# functions above and below and perceptron.sgd compute them here, after checking their input once.
+def _perceptron_values(m: Floats) -> Floats:
+    return np.maximum(0.0, -m) + 0.0  # + 0.0 turns the -0.0 of m = 0 into 0.0
+
+
+def _hinge_values(m: Floats) -> Floats:
+    return np.maximum(0.0, 1.0 - m)
+
+
+def _logistic_values(m: Floats) -> Floats:
     return np.logaddexp(0.0, -m)
 
 
-_LOSS_VALUES: dict[str, Callable[[ArrayLike], NDArray[np.float64]]] = {
-    "perceptron": perceptron_loss,
-    "hinge": hinge_loss,
-    "logistic": logistic_loss,
+_LOSS_VALUES: dict[str, Callable[[Floats], Floats]] = {
+    "perceptron": _perceptron_values,
+    "hinge": _hinge_values,
+    "logistic": _logistic_values,
 }
 
 
@@ -162,7 +173,11 @@ def loss_slope(margins: ArrayLike, loss: str = "perceptron") -> NDArray[np.float
     [-0.5]
     """
     name = check_loss(loss)
-    m = check_margins(margins)
+    return _slopes(check_margins(margins), name)
+
+
+def _slopes(m: Floats, name: str) -> Floats:
+    """:func:`loss_slope` on trusted margins and a known loss name."""
     if name == "perceptron":
         return np.where(m <= 0.0, -1.0, 0.0)
     if name == "hinge":
@@ -312,5 +327,5 @@ def loss_subgradient(
     """
     name = check_loss(loss)
     Xa, ya, m = _margins(X, y, w, b)
-    coef = loss_slope(m, name) * ya
+    coef = _slopes(m, name) * ya
     return coef @ Xa, float(np.sum(coef))

@@ -91,8 +91,7 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> MaxMargin:
     bias : {"one", "radius", "none"}, default "one"
         The bias mode, as in :func:`~perceptron.train`: with ``"none"`` the hyperplane passes
         through the origin; ``"one"`` and ``"radius"`` (which differ only in how a perceptron
-        learns the offset) allow any offset. The booleans of earlier versions (True, False)
-        still work, with a DeprecationWarning.
+        learns the offset) allow any offset.
 
     Returns
     -------
@@ -119,21 +118,25 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> MaxMargin:
     ([1.0, 0.0], -1.0, 1.0)
     """
     Xa, ya = check_Xy(X, y)
-    bias = check_offset(bias)  # from here on: whether b is free
-    scale = _max_row_norm(Xa)
+    return _max_margin(Xa, ya, offset=check_offset(bias))
+
+
+def _max_margin(X: NDArray[np.float64], y: NDArray[np.float64], *, offset: bool) -> MaxMargin:
+    """:func:`max_margin` on trusted data (checked by the caller); ``offset``: whether ``b`` is free."""
+    scale = _max_row_norm(X)
     if scale == 0.0:
         raise ValueError("the data are not linearly separable: every point is the origin")
     # Work on data scaled into the unit ball so that the solvers' tolerances mean the same
     # thing whatever the units of X; the hyperplane is mapped back at the end.
-    Z = np.column_stack([Xa / scale, np.ones(len(ya))]) if bias else Xa / scale
-    A = ya[:, None] * Z  # constraint rows: A @ v >= 1
-    v0 = _feasible_point(A, bias)
-    v = _solve_qp(A, v0, bias)
-    w, b = (v[:-1], float(v[-1])) if bias else (v, 0.0)
+    Z = np.column_stack([X / scale, np.ones(len(y))]) if offset else X / scale
+    A = y[:, None] * Z  # constraint rows: A @ v >= 1
+    v0 = _feasible_point(A, offset)
+    v = _solve_qp(A, v0, offset)
+    w, b = (v[:-1], float(v[-1])) if offset else (v, 0.0)
     norm = float(np.linalg.norm(w))
     w_unit = w / norm
     b_unit = b / norm * scale
-    gamma = float(np.min(ya * (Xa @ w_unit + b_unit)))
+    gamma = float(np.min(y * (X @ w_unit + b_unit)))
     return MaxMargin(w_unit, b_unit, gamma)
 
 
@@ -186,7 +189,7 @@ def _polish(A: NDArray[np.float64], v: NDArray[np.float64], bias: bool) -> NDArr
 
 def _kkt_solution(As: NDArray[np.float64], bias: bool) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
     """Minimum of ||w||^2/2 with every row of ``As`` active (As v = 1), and its multipliers."""
-    s, m = As.shape
+    s = As.shape[0]
     if bias:
         Zs, ys = As[:, :-1], As[:, -1]  # the last column is y_i (times the constant 1)
         K = np.zeros((s + 1, s + 1))

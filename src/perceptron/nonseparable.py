@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 from ._core import count_errors
 from ._validation import check_bias, check_epochs, check_scalar, check_w, check_Xy
 from .results import BestLine, Cycle, TrainResult
-from .training import train
+from .training import _train
 
 
 def weights_at_epoch_ends(
@@ -60,7 +60,7 @@ def weights_at_epoch_ends(
     ([[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]], [0.0, 0.0, 0.0, 0.0])
     """
     if not isinstance(result, TrainResult):
-        raise ValueError(
+        raise ValueError(  # noqa: TRY004 - every bad argument is a ValueError (perceptron._validation)
             f"result must be a TrainResult from train(..., record=True), got {type(result).__name__}"
         )
     if len(result.history) != result.mistakes:
@@ -146,7 +146,7 @@ def find_cycle(X: ArrayLike, y: ArrayLike, *, bias: str = "one", max_epochs: int
             return None
         seen[key] = epoch
         states.append((w, b))
-        one_pass = train(Xa, ya, bias=mode, w0=w, b0=b, max_epochs=1)
+        one_pass = _train(Xa, ya, bias=mode, w0=w, b0=b, max_epochs=1)  # checked above, not every pass
         mistakes.append(one_pass.mistakes)
         w, b = one_pass.w, float(one_pass.b)
     return None  # unreachable: the loop returns at epoch == max_epochs

@@ -7,10 +7,9 @@ is drawn with equal aspect. The proof's figures are in :mod:`perceptron.proof_pl
 
 from __future__ import annotations
 
-import warnings
-from typing import Callable
+from collections.abc import Callable
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 - the doctests close their figures with it
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -18,7 +17,8 @@ from numpy.typing import ArrayLike
 
 from ._style import ACCENT_COLOR, BOUNDARY_COLOR, CLASS_COLORS, CLASS_LABELS, CLASS_MARKERS, TITLE_Y, new_axes
 from ._ticks import plain_log_ticks, visible_ticks_only
-from .margins import functional_margins, radius
+from .margins import _max_row_norm, functional_margins
+
 
 def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool = True, **kwargs) -> Axes:
     """Scatter a two-feature dataset, each class in its own colour and marker.
@@ -316,7 +316,8 @@ def plot_margin(
     ax = plot_classifier(X, y, w, b, ax, title=title, legend=False)
     if gamma > 0:
         plot_margin_band(w, b, gamma, ax)
-    closest = np.asarray(X, dtype=float)[distances <= gamma + rtol * radius(X)]
+    Xa = np.asarray(X, dtype=float)  # checked by functional_margins above
+    closest = Xa[distances <= gamma + rtol * _max_row_norm(Xa)]
     ax.scatter(closest[:, 0], closest[:, 1], s=170, facecolors="none", edgecolors=BOUNDARY_COLOR,
                linewidths=1.5, zorder=5, label="closest points")
     if legend:
@@ -342,16 +343,3 @@ __all__ = [
     "plot_weight_image",
 ]
 
-
-def __getattr__(name: str):
-    """The proof's figures moved to :mod:`perceptron.proof_plots`; the old spelling still works."""
-    if name in ("plot_proof_race", "plot_proof_inequalities"):
-        warnings.warn(
-            f"perceptron.plotting.{name} is deprecated; use perceptron.proof_plots.{name}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        from . import proof_plots
-
-        return getattr(proof_plots, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

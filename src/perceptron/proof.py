@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._core import bias_scale
 from ._validation import check_bias, check_positive, check_scalar, check_w, check_Xy, check_zero_start
-from .margins import max_margin, radius
+from .margins import _max_margin, _max_row_norm
 from .results import ProofQuantities, TrainResult
 
 
@@ -101,7 +101,9 @@ def proof_quantities(
     mode = check_bias(bias)
     eta = check_positive(eta, "eta")
     if not isinstance(result, TrainResult):
-        raise ValueError(f"result must be a TrainResult from perceptron.train, got {type(result).__name__}")
+        raise ValueError(  # noqa: TRY004 - every bad argument is a ValueError (perceptron._validation)
+            f"result must be a TrainResult from perceptron.train, got {type(result).__name__}"
+        )
     if len(result.history) != result.mistakes:
         raise ValueError(
             f"result records {len(result.history)} of its {result.mistakes} updates: train with record=True"
@@ -113,7 +115,7 @@ def proof_quantities(
         raise ValueError(
             f"the reference separator does not separate the data (its smallest margin is {margin:.3g} <= 0)"
         )
-    R = radius(Xt)
+    R = _max_row_norm(Xt)
     W = _augmented_history(result, Xa.shape, c, mode) / eta
     check_zero_start(W, Xt, ya, [u.index for u in result.history], R)
     k = np.arange(1, len(W) + 1, dtype=np.int64)
@@ -146,7 +148,7 @@ def _reference(
 ) -> NDArray[np.float64]:
     """The unit augmented reference separator ``u``: the given ``(w*, b*/c)`` or the best one."""
     if w_star is None:
-        return max_margin(Xt, y, bias="none").w
+        return _max_margin(Xt, y, offset=False).w
     w = check_w(w_star, X.shape[1], name="w_star")
     b = check_scalar(b_star, "b_star")
     if mode == "none":

@@ -24,15 +24,14 @@ from __future__ import annotations
 
 import math
 import sys
-import warnings
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _core
-from ._validation import check_rule, check_scalar, check_w
+from ._validation import BiasMode, check_rule, check_scalar, check_w
 from .results import TrainResult, Update
 
 #: Sample visits (passes x samples) left to the readable loop before the compiled pass takes over.
@@ -148,6 +147,49 @@ def train(
     rule = check_rule(rule)
     w = np.zeros(Xa.shape[1]) if w0 is None else check_w(w0, Xa.shape[1], name="w0").copy()
     b = check_scalar(b0, "b0")
+    return _run(Xa, ya, eta, step_b, w, b, max_epochs, next_order, record, rule)
+
+
+def _train(
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    *,
+    eta: float = 1.0,
+    bias: BiasMode = "one",
+    w0: NDArray[np.float64] | None = None,
+    b0: float = 0.0,
+    max_epochs: int = 1000,
+    shuffle: bool = False,
+    seed: int | np.random.Generator | None = None,
+) -> TrainResult:
+    """:func:`train` (``record=False``, ``rule="margin"``) on arguments its caller has validated.
+
+    For the package's own public functions that checked their input at their boundary (the
+    scikit-learn estimator, :func:`~perceptron.find_cycle`), so that it is not checked again:
+    ``X`` a finite 2-D float64 array, ``y`` float64 in {-1.0, +1.0}, ``w0`` (copied, not modified)
+    a finite float64 vector of ``X``'s width, the options valid. Same result as :func:`train`.
+    """
+    step_b, next_order = _core.plan_run(X, eta, bias, shuffle, seed)
+    w = np.zeros(X.shape[1]) if w0 is None else np.array(w0, dtype=np.float64)
+    return _run(X, y, eta, step_b, w, float(b0), max_epochs, next_order, False, "margin")
+
+
+def _run(
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    eta: float,
+    step_b: float,
+    w: NDArray[np.float64],
+    b: float,
+    max_epochs: int,
+    next_order: Callable[[], NDArray[np.intp]],
+    record: bool,
+    rule: str,
+) -> TrainResult:
+    """Run the perceptron on trusted inputs, in the readable loop, the compiled one or both.
+
+    ``w`` is modified in place.
+    """
     # Both loops below make the same updates in the same order, bit for bit (tests/
     # test_training_speed_paths.py checks it against each other and scikit-learn). Small runs stay
     # in the readable loop, which spares them loading numba; the compiled pass takes over once
@@ -157,18 +199,18 @@ def train(
     elif _compiled_loop_loaded():
         head = 0
     else:
-        head = min(max_epochs, REFERENCE_BUDGET // Xa.shape[0])
+        head = min(max_epochs, REFERENCE_BUDGET // X.shape[0])
     if head > 0:
         # The loop checks every score and weight for inf/NaN and raises `diverged` itself; numpy's
         # own overflow warnings would only print noise before that error.
         with np.errstate(over="ignore", invalid="ignore"):
-            result = reference_loop(Xa, ya, eta, step_b, w, b, head, next_order, record, rule)
+            result = reference_loop(X, y, eta, step_b, w, b, head, next_order, record, rule)
         if result.converged or head == max_epochs:
             return result
         w, b = result.w, result.b
     from .fast_training import fast_loop  # imported on first use: numba takes ~0.3 s to load
 
-    rest = fast_loop(Xa, ya, eta, step_b, w, b, max_epochs - head, next_order, rule)
+    rest = fast_loop(X, y, eta, step_b, w, b, max_epochs - head, next_order, rule)
     if head == 0:
         return rest
     return replace(rest, mistakes=result.mistakes + rest.mistakes, epochs=head + rest.epochs)
@@ -229,30 +271,3 @@ def reference_loop(
         errors=_core.count_errors(X, y, w, b, rule),
     )
 
-
-# The helpers every variant shares moved to the private core (perceptron._core); these names
-# keep working for a while, with a DeprecationWarning.
-_MOVED = {
-    "bias_scale": "perceptron._core.bias_scale",
-    "visiting_order": "perceptron._core.visiting_order",
-    "sequential_dot": "perceptron._core.sequential_dot",
-    "count_errors": "perceptron.count_errors",
-    "diverged": "perceptron._core.diverged",
-    "overflow_raises": "perceptron._core.overflow_raises",
-    "prepare_run": "perceptron._core.prepare_run",
-}
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        warnings.warn(
-            f"perceptron.training.{name} is deprecated; use {_MOVED[name]}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        if name == "count_errors":
-            from .linear import count_errors
-
-            return count_errors
-        return getattr(_core, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
