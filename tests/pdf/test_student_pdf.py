@@ -1,6 +1,6 @@
 """The student edition's PDF (`make student-pdf`, run by `make pdf-test`) holds no solution.
 
-The probes are those of tests/test_student_build.py: per solution, word windows and code lines that
+The probes are those of tests/book/test_student_build.py: per solution, word windows and code lines that
 appear nowhere else in the book. The full PDF must contain them (so the probes can find a solution
 in PDF text at all); the student PDF must contain none.
 """
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STUDENT_PDF = ROOT / "_build" / "student" / "perceptron.pdf"
 FULL_PDF = ROOT / "_build" / "pdf" / "perceptron.pdf"
 
-_spec = importlib.util.spec_from_file_location("student_probes", ROOT / "tests" / "test_student_build.py")
+_spec = importlib.util.spec_from_file_location("student_probes", ROOT / "tests" / "book" / "test_student_build.py")
 student_probes = importlib.util.module_from_spec(_spec)
 sys.modules["student_probes"] = student_probes
 _spec.loader.exec_module(student_probes)

@@ -1,0 +1,1 @@
+"""Lighthouse over every chapter (`make lighthouse`)."""
