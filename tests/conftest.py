@@ -1,17 +1,54 @@
-"""What every group of tests shares: the order of the slowest files across xdist's workers.
+"""What every group of tests shares: a built folder served on 127.0.0.1, Debian's Chromium, and the
+order of the slowest files across xdist's workers.
 
 The groups are folders by concern: package/ (the perceptron package, `make test-oldest` runs it
 alone), book/ (the built book and its machinery), content/ (what the chapters say), homework/ (the
 grader), environments/ (where the course runs); pdf/ and lighthouse/ have make targets of their own.
-Nothing here imports more than the standard library and pytest: the package tests run in a scratch
-environment of the package's oldest dependencies, with no book tools installed.
+Nothing here imports more than the standard library and pytest at module level: the package tests
+run in a scratch environment of the package's oldest dependencies, with no Playwright; the
+``browser`` fixture imports it when a test asks for it. Helpers that tests import are in
+tests/support/.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from tests.support.browser import CHROMIUM, FLAGS, Site, serve_folder
+
 TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+
+
+@pytest.fixture(scope="module")
+def site() -> Site:
+    """What ``server`` serves: the HTML book. A test module overrides this fixture to serve another
+    built folder (tests/book/test_slides.py serves _build/slides)."""
+    return Site(ROOT / "_build" / "html", "make book")
+
+
+@pytest.fixture(scope="module")
+def server(site: Site):
+    """The base URL of ``site`` served over HTTP on 127.0.0.1 at a free port, for the module's tests."""
+    assert (site.folder / "index.html").exists(), \
+        f"{site.folder.relative_to(ROOT)} is not built: run `{site.target}` (make test does it first)"
+    with serve_folder(site.folder) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium (never a browser download of Playwright's), headless, launched by Playwright."""
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make test` installs Debian's chromium with apt-get"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield chromium
+        chromium.close()
+
 
 # The longest test files first, so that `pytest -n 2 --dist loadfile` (make test) starts them at once
 # on the two workers instead of leaving one of them to finish alone at the end.

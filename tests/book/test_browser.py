@@ -15,19 +15,17 @@ slider frame, screenshot as the reader sees it, must keep a light ground and 4.5
 
 from __future__ import annotations
 
-import functools
-import http.server
 import io
 import json
 import re
-import threading
 from pathlib import Path
-from urllib.parse import urlparse
 
 import numpy as np
 import pytest
 import yaml
 from PIL import Image
+
+from tests.support.browser import OfflinePage
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML = ROOT / "_build" / "html"
@@ -35,70 +33,11 @@ SHOTS = ROOT / "_build" / "screenshots"
 REPORTS = ROOT / "_build" / "reports"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
-LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 
 
 def toc_pages() -> list[str]:
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     return [toc["root"]] + [c["file"] for part in toc.get("parts", []) for c in part["chapters"]]
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # keep pytest output readable
-        pass
-
-
-@pytest.fixture(scope="module")
-def server():
-    assert (HTML / "index.html").exists(), "the book is not built: run `make book` (make test does it first)"
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(HTML)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make test` installs Debian's chromium with apt-get"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield chromium
-        chromium.close()
-
-
-class OfflinePage:
-    """A page whose requests to non-local hosts are aborted, with console errors collected."""
-
-    def __init__(self, browser, base: str, color_scheme: str = "light"):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=color_scheme)
-        self.blocked: list[str] = []
-        self.errors: list[str] = []
-        self.context.route("**/*", self._route)
-        self.page = self.context.new_page()
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.base = base
-
-    def _route(self, route) -> None:
-        host = urlparse(route.request.url).hostname
-        if host in LOCAL_HOSTS:
-            route.continue_()
-        else:
-            self.blocked.append(route.request.url)
-            route.abort()
-
-    def open(self, path: str) -> None:
-        self.page.goto(f"{self.base}/{path}", wait_until="load")
-        self.page.wait_for_load_state("networkidle")
-
-    def close(self) -> None:
-        self.context.close()
 
 
 @pytest.fixture

@@ -1,9 +1,10 @@
 """The playground page (book/playground.md): its JavaScript engine against the Python package, and its UI.
 
 Everything runs in Debian's Chromium on the built book, served from 127.0.0.1 with every other
-request aborted (the fixtures of test_browser.py). The engine comparison is one page load and one
-``evaluate`` call: Python computes every run, the page replays it and compares bit for bit
-(``Object.is`` on every coordinate of every update), and only the mismatches come back.
+request aborted (the ``browser`` and ``server`` fixtures of tests/conftest.py). The engine comparison
+is one page load and one ``evaluate`` call: Python computes every run, the page replays it and
+compares bit for bit (``Object.is`` on every coordinate of every update), and only the mismatches
+come back.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.book.test_browser import OfflinePage, browser, server  # noqa: F401  (fixtures)
 
 import perceptron as pc
 from perceptron import _core
+from tests.support.browser import OfflinePage
 
 ROOT = Path(__file__).resolve().parents[2]
+HTML = ROOT / "_build" / "html"
 PAGE = "book/playground.html"
 BIAS_MODES = ["one", "radius", "none"]
 RULES = ["margin", "sign"]
@@ -31,7 +33,7 @@ MAX_EPOCHS = 10
 
 
 @pytest.fixture(scope="module")
-def playground(browser, server):  # noqa: F811
+def playground(browser, server):
     page = OfflinePage(browser, server)
     page.open(PAGE)
     page.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
@@ -254,7 +256,7 @@ def state(page) -> dict:
                 shown: Object.fromEntries(Object.entries(ui.out).map(([k, v]) => [k, v.textContent]))}; }""")
 
 
-def test_chapter2_preset_counts_and_steps_equal_pythons(browser, server):  # noqa: F811
+def test_chapter2_preset_counts_and_steps_equal_pythons(browser, server):
     offline = OfflinePage(browser, server)
     offline.open(PAGE)
     page = offline.page
@@ -296,7 +298,7 @@ def test_chapter2_preset_counts_and_steps_equal_pythons(browser, server):  # noq
     offline.close()
 
 
-def test_keyboard_and_mouse_place_points_and_xor_cycles(browser, server):  # noqa: F811
+def test_keyboard_and_mouse_place_points_and_xor_cycles(browser, server):
     offline = OfflinePage(browser, server)
     offline.open(PAGE)
     page = offline.page
@@ -414,8 +416,6 @@ def test_mistake_bound_exact_on_badly_scaled_data(playground):
 @pytest.mark.parametrize("chapter", ["02_update_rule", "05_convergence", "06_nonseparable"])
 def test_chapters_link_to_the_playground(chapter):
     # One link in the chapter's text, besides the one in the table of contents.
-    from tests.book.test_browser import HTML
-
     html = (HTML / "notebooks" / f"{chapter}.html").read_text(encoding="utf-8")
     article = html[html.index('<article class="bd-article">'):]
     assert 'href="../book/playground.html"' in article, f"{chapter} does not link to the playground"

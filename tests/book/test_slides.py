@@ -9,23 +9,18 @@ _build/screenshots/slides/.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import importlib.util
 import re
 import sys
-import threading
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
+
+from tests.support.browser import OfflinePage, Site
 
 ROOT = Path(__file__).resolve().parents[2]
 SLIDES = ROOT / "_build" / "slides"
 SHOTS = ROOT / "_build" / "screenshots" / "slides"
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 
 spec = importlib.util.spec_from_file_location("course_plan", ROOT / "tools" / "course_plan.py")
 course_plan = importlib.util.module_from_spec(spec)
@@ -34,51 +29,25 @@ spec.loader.exec_module(course_plan)
 SESSIONS = course_plan.PLANS["five"]["sessions"]
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
-def server():
-    assert (SLIDES / "index.html").exists(), "the slides are not built: run `make slides` (make test does it)"
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(SLIDES)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+def site() -> Site:
+    """The decks are what the shared ``server`` fixture (tests/conftest.py) serves here."""
+    return Site(SLIDES, "make slides")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make test` installs Debian's chromium"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield chromium
-        chromium.close()
-
-
-def open_offline(browser, url: str, viewport=None):
-    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800})
-    errors, blocked = [], []
-
-    def route(r):
-        if urlparse(r.request.url).hostname in {"127.0.0.1", "localhost"}:
-            r.continue_()
-        else:
-            blocked.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
-    page = context.new_page()
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url, wait_until="load")
-    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15000)
-    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=15000)
-    page.evaluate("() => MathJax.startup.promise")
-    return context, page, errors, blocked
+def open_deck(browser, server: str, path: str) -> OfflinePage:
+    """The deck at ``path`` opened offline, once reveal.js and MathJax are ready."""
+    deck = OfflinePage(browser, server, viewport={"width": 1280, "height": 800})
+    try:
+        deck.page.goto(f"{server}/{path}", wait_until="load")
+        deck.page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15000)
+        deck.page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
+                                    timeout=15000)
+        deck.page.evaluate("() => MathJax.startup.promise")
+    except BaseException:
+        deck.close()
+        raise
+    return deck
 
 
 spec_slides = importlib.util.spec_from_file_location("slides", ROOT / "tools" / "slides.py")
@@ -105,7 +74,8 @@ def test_one_deck_per_session_made_from_its_chapters():
 
 @pytest.mark.parametrize("session", range(1, len(SESSIONS) + 1))
 def test_every_slide_renders_with_math_and_no_console_error(browser, server, session):
-    context, page, errors, blocked = open_offline(browser, f"{server}/session_{session}.html")
+    deck = open_deck(browser, server, f"session_{session}.html")
+    page = deck.page
     try:
         total = page.evaluate("() => Reveal.getTotalSlides()")
         assert total >= 8
@@ -124,20 +94,21 @@ def test_every_slide_renders_with_math_and_no_console_error(browser, server, ses
                             ".some(s => /\\\\\\(|\\\\\\[/.test(s.innerText))")
         assert typeset > 10 and not raw, f"session {session}: math not typeset ({typeset} formulas)"
         assert page.locator("mjx-merror").count() == 0, "MathJax reported a TeX error"
-        assert not blocked, blocked
-        assert not errors, errors
+        assert not deck.blocked, deck.blocked
+        assert not deck.errors, deck.errors
     finally:
-        context.close()
+        deck.close()
 
 
 def test_print_layout_has_one_page_per_slide(browser, server):
-    context, page, errors, _ = open_offline(browser, f"{server}/session_3.html?print-pdf")
+    deck = open_deck(browser, server, "session_3.html?print-pdf")
+    page = deck.page
     try:
         page.wait_for_selector(".pdf-page", timeout=15000)
         pages = page.locator(".pdf-page").count()
         assert pages == page.evaluate("() => Reveal.getTotalSlides()")
         pdf = page.pdf(prefer_css_page_size=True)
         assert pdf[:4] == b"%PDF" and len(pdf) > 10_000
-        assert not errors, errors
+        assert not deck.errors, deck.errors
     finally:
-        context.close()
+        deck.close()

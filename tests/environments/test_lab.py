@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import CHROMIUM
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
 CHAPTERS = ["01_geometry", "03_sgd"]
 RAW_MYST = ["{prf:", "{cite}", "{cite:", "{doc}", "{ref}", ":label:", "```{"]
 PRESSES = 5
@@ -76,18 +77,6 @@ def lab(tmp_path_factory):
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
-        yield chromium
-        chromium.close()
 
 
 WATCH_JS = """

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tests.package.strategies import separable_data
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perceptron import datasets, max_margin, mistake_bound, radius, train
+from tests.package.strategies import separable_data
 
 
 def test_bounds_hand_computed_for_two_opposite_points():

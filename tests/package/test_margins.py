@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tests.package.strategies import separable_data
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import nnls
 from sklearn.svm import SVC
 
 from perceptron import datasets, functional_margins, geometric_margin, max_margin, radius
+from tests.package.strategies import separable_data
 
 
 def kkt_residual(X, y, w, b, gamma, *, bias=True):
