@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "book" / "figure_descriptions.yml"
 CHAPTERS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
 CALL = "pc.widgets.SliderFigure("
-WIDTH = 79  # the code column (tests/test_code_width.py)
+WIDTH = 79  # the code column (tests/book/test_code_width.py)
 
 
 def has_figure(cell) -> bool:

@@ -11,7 +11,7 @@
 
 `python tools/exercise_levels.py` only checks the sources. Until `--write` has been run (after the
 chapter rewrite of issue 11 lands), book/_ext/exercise_levels.py shows the stars and the optional
-proofs in the built book from the tables below; tests/test_exercise_levels.py checks both.
+proofs in the built book from the tables below; tests/content/test_exercise_levels.py checks both.
 The stars are a judgement: ★ applies the chapter directly (a computation, a short run), ★★ needs
 an argument of a few steps or a small experiment to design, ★★★ is a proof or an open-ended
 investigation at the level of the chapter's theorems.

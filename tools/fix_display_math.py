@@ -1,7 +1,7 @@
 """Put blank lines around `$$` display-math blocks in the chapters' markdown cells.
 
 MyST only recognises a `$$ ... $$` block that starts a paragraph; glued to the line of text before it,
-the block is rendered as broken inline math without any warning (tests/test_book.py catches the
+the block is rendered as broken inline math without any warning (tests/book/test_book.py catches the
 leftover `$`). Usage: python tools/fix_display_math.py notebooks/*.ipynb
 """
 

@@ -1,4 +1,4 @@
-"""Wrap the chapters' code cells to the book's code column (79 characters, tests/test_code_width.py).
+"""Wrap the chapters' code cells to the book's code column (79 characters, tests/book/test_code_width.py).
 
 Only cells with a line over the limit are touched: each is reformatted by black (line length 79,
 its string-splitting feature on, so long f-strings become implicit concatenations) and the

@@ -1,4 +1,4 @@
-"""Sphinx extension: the book's own fixes for WCAG 2.1 AA, checked by axe-core in tests/test_browser.py.
+"""Sphinx extension: the book's own fixes for WCAG 2.1 AA, checked by axe-core in tests/book/test_browser.py.
 
 * ``accessible.css`` (book/_static) darkens the theme's link colours where they miss 4.5:1.
 * Bibliography entries: docutils writes ``role="doc-biblioentry"`` (deprecated in DPUB-ARIA 1.1)

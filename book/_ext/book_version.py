@@ -1,9 +1,9 @@
 """Sphinx extension: every page of the book shows the version it was built from.
 
 The version is the package's (``perceptron.__version__``, or pyproject.toml's where the package does
-not define one), the same number CITATION.cff and CHANGELOG.md carry (tests/test_release.py). It is
-set as Sphinx's ``version``/``release`` and written into the page footer, next to a link to the
-changelog.
+not define one), the same number CITATION.cff and CHANGELOG.md carry
+(tests/environments/test_release.py). It is set as Sphinx's ``version``/``release`` and written into
+the page footer, next to a link to the changelog.
 """
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ def test_page_loads_offline_with_math_and_blocks(offline, doc):
         assert page.locator("div.exercise").count() >= 4, f"{doc}: fewer than four exercises rendered"
         solutions = page.locator("details.solution, div.solution")
         assert solutions.count() >= 4, f"{doc}: fewer than four solutions rendered"
-        # Code fits its column at 1280 px: no code cell scrolls sideways (tests/test_code_width.py
+        # Code fits its column at 1280 px: no code cell scrolls sideways (tests/book/test_code_width.py
         # keeps the lines within 79 characters; this checks that 79 characters fit).
         wide = page.evaluate("""() => [...document.querySelectorAll('div.cell_input pre')]
             .filter(pre => pre.scrollWidth > pre.clientWidth + 1)

@@ -2,7 +2,7 @@
 
 The CSS (npm, package.json) must be the Font Awesome version whose fonts the theme ships: a glyph's
 code point can change between versions. The built pages load no Font Awesome script, and every icon
-class they use has its glyph in the cut-down stylesheet. (tests/test_browser.py checks that the icons
+class they use has its glyph in the cut-down stylesheet. (tests/book/test_browser.py checks that the icons
 are drawn in Chromium.)
 """
 

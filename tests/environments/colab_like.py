@@ -1,4 +1,5 @@
-"""Run by tests/test_colab_like.py with the Python of a Colab-like virtual environment (not .venv).
+"""Run by tests/environments/test_colab_like.py with the Python of a Colab-like virtual environment
+(not .venv).
 
     python colab_like.py RESULT.json SCENARIO NOTEBOOK...
 

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 JUPYTER = ROOT / "_build" / "jupyter"
 COLAB_PACKAGES = ["numpy", "scipy", "scikit-learn", "matplotlib", "ipywidgets", "ipykernel", "nbclient"]
 # The decoy run covers the first chapter (the clean run covers all of them): what it tests is the
-# setup cell, which is the same cell in every chapter (tests/test_setup_cell.py checks that).
+# setup cell, which is the same cell in every chapter (tests/environments/test_setup_cell.py checks that).
 DECOY_CHAPTERS = ["01_geometry"]
 
 

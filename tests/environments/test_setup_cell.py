@@ -1,7 +1,7 @@
 """The setup cell (tools/setup_cell.py) at the top of every chapter and homework master.
 
 Its install path (Colab-like, with and without PyPI's unrelated `perceptron`) is exercised by
-tests/test_colab_like.py; here: every notebook carries the current cell, it names the version of
+tests/environments/test_colab_like.py; here: every notebook carries the current cell, it names the version of
 src/perceptron/_version.py and the repository of _config.yml, the book hides it, and in .venv it
 does nothing and prints nothing.
 """
