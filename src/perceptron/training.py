@@ -148,7 +148,7 @@ def train(
     rule = check_rule(rule)
     w = np.zeros(Xa.shape[1]) if w0 is None else check_w(w0, Xa.shape[1], name="w0").copy()
     b = check_scalar(b0, "b0")
-    # Both loops below make the same updates in the same order, bit for bit (tests/
+    # Both loops below make the same updates in the same order, bit for bit (tests/package/
     # test_training_speed_paths.py checks it against each other and scikit-learn). Small runs stay
     # in the readable loop, which spares them loading numba; the compiled pass takes over once
     # the work exceeds about REFERENCE_BUDGET sample visits, or at once if it is already loaded.
