@@ -86,10 +86,9 @@ test: $(STAMP) browser sandbox rscript node_modules
 # environment by uv (pip's resolver takes minutes here), then the package tests and every docstring
 # example run against that install. .ci/run calls it after `make test`.
 UV_VERSION := 0.13.9
-# The package's own tests: one file per module of src/perceptron (tests/test_training.py for
-# training.py, tests/test_validation.py for _validation.py), the compiled-pass and import-structure tests.
-PACKAGE_TESTS := $(wildcard $(foreach m,$(notdir $(basename $(wildcard src/perceptron/*.py))),\
-	tests/test_$(patsubst _%,%,$(m)).py)) tests/test_structure.py tests/test_training_speed_paths.py
+# The package's own tests: one file per module of src/perceptron (tests/package/test_training.py for
+# training.py, test_validation.py for _validation.py), the compiled-pass and import-structure tests.
+PACKAGE_TESTS := tests/package
 OLDEST     := _build/venv-oldest
 OLDEST_UV  := UV_PYTHON_DOWNLOADS=never $(OLDEST)/bin/uv pip install --quiet --python $(OLDEST)/bin/python
 test-oldest: $(STAMP)

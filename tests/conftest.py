@@ -1,71 +1,65 @@
-"""Shared fixtures and hypothesis strategies for the package tests.
+"""What every group of tests shares: a built folder served on 127.0.0.1, Debian's Chromium, and the
+order of the slowest files across xdist's workers.
 
-Random datasets are drawn by numpy from a hypothesis-chosen seed rather than built from
-hypothesis floats: continuous random coordinates make exact score ties (w.x + b == 0 after a
-few updates) a probability-zero event, which the properties about learning rates and sklearn
-need. Integer grids, where ties are common, get their own tests.
+The groups are folders by concern: package/ (the perceptron package, `make test-oldest` runs it
+alone), book/ (the built book and its machinery), content/ (what the chapters say), homework/ (the
+grader), environments/ (where the course runs); pdf/ and lighthouse/ have make targets of their own.
+Nothing here imports more than the standard library and pytest at module level: the package tests
+run in a scratch environment of the package's oldest dependencies, with no Playwright; the
+``browser`` fixture imports it when a test asks for it. Helpers that tests import are in
+tests/support/.
 """
 
 from __future__ import annotations
 
-import os
+from pathlib import Path
 
-import numpy as np
 import pytest
-from hypothesis import settings
-from hypothesis import strategies as st
 
-from perceptron import datasets
+from tests.support.browser import CHROMIUM, FLAGS, Site, serve_folder
 
-# In CI (CI=true) hypothesis replays the same examples every run, so a submission cannot pass or
-# fail by luck; on a developer's machine it keeps exploring new ones.
-settings.register_profile("ci", derandomize=True, deadline=None)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
 
 
-@st.composite
-def separable_data(
-    draw, *, bias: bool | None = None, max_samples: int = 40, max_features: int = 5,
-    scales: tuple[float, ...] = (0.01, 1.0, 7.5, 300.0),
-):
-    """A seeded ``make_separable`` dataset with random size, dimension, margin and scale.
-
-    ``bias=None`` lets hypothesis choose whether the true hyperplane may miss the origin. Small
-    scales make the offset large relative to the points, which bias "one" needs many updates for.
-    """
-    seed = draw(st.integers(0, 2**32 - 1))
-    n = draw(st.integers(2, max_samples))
-    d = draw(st.integers(1, max_features))
-    offset = draw(st.booleans()) if bias is None else bias
-    margin = draw(st.floats(0.02, 0.3))
-    scale = draw(st.sampled_from(scales))
-    X, y = datasets.make_separable(n, d, margin=margin, bias="one" if offset else "none", seed=seed)
-    return X * scale, y
+@pytest.fixture(scope="module")
+def site() -> Site:
+    """What ``server`` serves: the HTML book. A test module overrides this fixture to serve another
+    built folder (tests/book/test_slides.py serves _build/slides)."""
+    return Site(ROOT / "_build" / "html", "make book")
 
 
-@pytest.fixture
-def toy():
-    """Four points in the plane, separable with an offset (the train docstring's example)."""
-    X = np.array([[2.0, 1.0], [1.0, 3.0], [-1.0, -1.0], [-2.0, 1.0]])
-    y = np.array([1, 1, -1, -1])
-    return X, y
+@pytest.fixture(scope="module")
+def server(site: Site):
+    """The base URL of ``site`` served over HTTP on 127.0.0.1 at a free port, for the module's tests."""
+    assert (site.folder / "index.html").exists(), \
+        f"{site.folder.relative_to(ROOT)} is not built: run `{site.target}` (make test does it first)"
+    with serve_folder(site.folder) as url:
+        yield url
 
 
-@pytest.fixture
-def xor():
-    """Noisy XOR: no hyperplane separates it."""
-    return datasets.make_xor(40, noise=0.1, seed=0)
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium (never a browser download of Playwright's), headless, launched by Playwright."""
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make test` installs Debian's chromium with apt-get"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield chromium
+        chromium.close()
 
 
 # The longest test files first, so that `pytest -n 2 --dist loadfile` (make test) starts them at once
 # on the two workers instead of leaving one of them to finish alone at the end.
-SLOW_FIRST = ("test_colab_like.py", "test_lab.py")
+SLOW_FIRST = ("environments/test_colab_like.py", "environments/test_lab.py")
+assert all((TESTS / name).is_file() for name in SLOW_FIRST), f"SLOW_FIRST names a missing file: {SLOW_FIRST}"
 
 
 def pytest_collection_modifyitems(config, items):
     def rank(item) -> int:
-        name = item.path.name
+        path = item.path.resolve()
+        name = path.relative_to(TESTS).as_posix() if path.is_relative_to(TESTS) else None
         return SLOW_FIRST.index(name) if name in SLOW_FIRST else len(SLOW_FIRST)
 
     items.sort(key=rank)  # stable: every other test keeps its order

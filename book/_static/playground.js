@@ -153,7 +153,7 @@
    * SeedSequence (32-bit hash mixing of the seed's words into 4 x 64 bits), PCG64 (128-bit LCG with
    * the XSL-RR output; BigInt arithmetic), and Generator.shuffle (Fisher-Yates from the last
    * element down, each index drawn by rejection from a bit mask, 32-bit draws taken as the two
-   * halves of one 64-bit output). tests/test_playground.py compares whole runs with numpy's. */
+   * halves of one 64-bit output). tests/book/test_playground.py compares whole runs with numpy's. */
   var PCG_MULT = (2549297995355413924n << 64n) + 4865540595714422341n;
   var M64 = (1n << 64n) - 1n, M128 = (1n << 128n) - 1n;
 

@@ -7,7 +7,7 @@ quantities): the bias scale, the visiting order, the rounding of a score, the mi
 error count, the divergence error and overflow guard, and the argument checks they all share
 (:func:`prepare_run`, the public functions' boundary). Everything else here trusts its input.
 Higher modules import from here, never from :mod:`perceptron.training`, so the package's imports
-run one way (``tests/test_structure.py`` checks that no import, late ones included, closes a cycle).
+run one way (``tests/package/test_structure.py`` checks that no import, late ones included, closes a cycle).
 """
 
 from __future__ import annotations
@@ -133,6 +133,6 @@ def plan_run(
     # c * c, not c ** 2: a product is rounded correctly everywhere (IEEE 754), while float ** 2
     # calls the C library's pow, which glibc misrounds for about 1 value in 1250 (and other
     # libraries differently): step_b would then depend on the platform, and the playground's
-    # JavaScript (tests/test_playground.py) could not reproduce it.
+    # JavaScript (tests/book/test_playground.py) could not reproduce it.
     c = bias_scale(X, bias)
     return eta * (c * c), visiting_order(X.shape[0], shuffle, seed)

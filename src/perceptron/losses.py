@@ -186,7 +186,7 @@ def _slopes(m: Floats, name: str) -> Floats:
 
 
 # Scalar twins of loss_slope for the sample-by-sample loop (numpy calls on scalars are slow).
-# tests/test_losses.py checks that they agree with loss_slope; perceptron.sgd steps with them.
+# tests/package/test_losses.py checks that they agree with loss_slope; perceptron.sgd steps with them.
 def _slope_perceptron(m: float) -> float:
     return -1.0 if m <= 0.0 else 0.0
 

@@ -4,7 +4,7 @@ Binder gets the package's runtime dependencies, the homework grader (otter-grade
 jupyterlab-myst (so the MyST chapters render as a book, not as markup) and everything those need,
 each pinned exactly as in requirements.lock; the development tools (jupyter-book, pytest, playwright,
 ...) stay out. The dependency closure is read from the installed metadata, so run this with the
-project's .venv (`make lock` does). tests/test_environment.py recomputes it and compares.
+project's .venv (`make lock` does). tests/environments/test_environment.py recomputes it and compares.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ HEADER = """\
 # Binder environment: what a student runs (the package's dependencies, otter-grader for the homework,
 # JupyterLab with jupyterlab-myst), pinned exactly as in requirements.lock; postBuild installs the
 # perceptron package itself. Written by book/_ext/coursebook/environment.py (`make lock`); checked by
-# tests/test_environment.py.
+# tests/environments/test_environment.py.
 name: perceptron
 channels:
   - conda-forge

@@ -28,7 +28,7 @@ from . import ROOT, CHAPTERS
 
 DATA = ROOT / "book" / "figure_descriptions.yml"
 CALL = "pc.widgets.SliderFigure("
-WIDTH = 79  # the code column (tests/test_code_width.py)
+WIDTH = 79  # the code column (tests/book/test_code_width.py)
 
 
 def has_figure(cell) -> bool:

@@ -4,7 +4,7 @@ otter assign puts its init cell (``import otter``) first, above the notebook's o
 Colab the init cell would fail before the setup cell could install otter-grader and the package. This
 copies every ``_build/homework/<hw>/student/<hw>.ipynb`` to ``_build/jupyter/notebooks/homework/<hw>.ipynb``
 (beside the chapters' Jupyter-native copies) with the setup cell moved to the top. Nothing else changes:
-the homework masters hold plain Jupyter Markdown (tests/test_jupyter_notebooks.py checks it).
+the homework masters hold plain Jupyter Markdown (tests/book/test_jupyter_notebooks.py checks it).
 """
 
 from __future__ import annotations

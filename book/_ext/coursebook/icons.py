@@ -6,7 +6,7 @@ long tasks of 50-110 ms after each load (Lighthouse's total blocking time). The 
 Font Awesome's web fonts (and declares them in its CSS), so the same icons can be letters of the icon
 font: this extension drops the script from every page and links instead Font Awesome's own CSS (npm
 ``@fortawesome/fontawesome-free``, pinned in package.json to the version the theme bundles, checked
-by tests/test_icon_css.py), cut by PurgeCSS (npm ``purgecss``) down to the icons the built pages
+by tests/book/test_icon_css.py), cut by PurgeCSS (npm ``purgecss``) down to the icons the built pages
 and the theme's scripts name. The CSS lands beside the theme's fonts, so its ``../webfonts/`` URLs
 are the theme's files.
 """

@@ -16,7 +16,7 @@ Why not a converter package: sphinx-tojupyter (the maintained Sphinx-to-notebook
 notebooks from the doctree, which drops the committed outputs (it would re-execute everything through
 dask), points cross-references at local .ipynb files rather than the published book and has no folded
 solutions; jupytext changes the file format but leaves MyST markup as it is. Both need the numbers
-the book assigns, which only this Sphinx build knows. See tests/test_jupyter_notebooks.py.
+the book assigns, which only this Sphinx build knows. See tests/book/test_jupyter_notebooks.py.
 """
 
 from __future__ import annotations

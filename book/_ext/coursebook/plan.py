@@ -1,7 +1,7 @@
 """Class time and home time per chapter, measured from the chapters themselves.
 
 Run `python -m coursebook.plan` to print the table that book/instructors.md shows; the test
-`tests/test_course_plan.py` recomputes it and fails when the page and the chapters disagree, and
+`tests/content/test_course_plan.py` recomputes it and fails when the page and the chapters disagree, and
 checks that every session of every plan fits its 90 minutes.
 
 The method (stated on book/instructors.md as well):
@@ -178,7 +178,7 @@ solutions are not part of the words. The rates are assumptions you can change in
 ## Suggested schedules
 
 Sessions of 90 minutes: the class time of the session's chapters plus one exercise done in class
-(15 minutes). Every session of every plan below fits (checked by `tests/test_course_plan.py`); the
+(15 minutes). Every session of every plan below fits (checked by `tests/content/test_course_plan.py`); the
 minutes are the measured totals.
 
 | Session | Three sessions (core) | Five sessions | Six sessions |

@@ -12,7 +12,7 @@ repository named once in ``_config.yml`` (``repository.url``) at the tag ``v<ver
     python -m coursebook.setup_cell          # insert or refresh the cell in every notebook
     python -m coursebook.setup_cell --check  # exit 1 if a notebook's cell is missing or stale
 
-tests/test_setup_cell.py runs the check and executes the cell in clean and polluted environments.
+tests/environments/test_setup_cell.py runs the check and executes the cell in clean and polluted environments.
 """
 
 from __future__ import annotations

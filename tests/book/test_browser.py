@@ -1,0 +1,283 @@
+"""The published book in a real browser: Debian's Chromium driven by Playwright, offline.
+
+The built book (_build/html) is served on 127.0.0.1 and every request to any other host is
+aborted. Each page must load with no console error, show its math as the SVG typeset when the
+book was built (book/_ext/svg_math.py: no MathJax runs in the browser), render its theorem/proof/exercise/solution blocks, and every slider must change its figure when
+moved. Screenshots land in _build/screenshots/ for a person to look at.
+
+axe-core (pinned in package.json, installed into node_modules/ by `make node_modules`) checks
+every page against the WCAG 2.0/2.1 A and AA rules (its experimental ones for those criteria too)
+in light and in dark mode; the pages and the
+rule ids checked, with any violation, go to _build/reports/axe/. In dark mode every figure and
+slider frame, screenshot as the reader sees it, must keep a light ground and 4.5:1 ink
+(_build/reports/dark_figures/).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from PIL import Image
+
+from tests.support.browser import OfflinePage
+
+ROOT = Path(__file__).resolve().parents[2]
+HTML = ROOT / "_build" / "html"
+SHOTS = ROOT / "_build" / "screenshots"
+REPORTS = ROOT / "_build" / "reports"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def toc_pages() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [toc["root"]] + [c["file"] for part in toc.get("parts", []) for c in part["chapters"]]
+
+
+@pytest.fixture
+def offline(browser, server):
+    page = OfflinePage(browser, server)
+    yield page
+    page.close()
+
+
+def check_math(page, doc: str) -> int:
+    """Every formula of the page shown as typeset SVG with its MathML; return how many there are."""
+    found = page.evaluate("""() => {
+        const maths = [...document.querySelectorAll('span.math, div.math')];
+        const glyphs = new Set([...document.querySelectorAll('#MJX-SVG-global-cache path')].map(p => p.id));
+        return {
+            maths: maths.length,
+            svg: maths.filter(m => m.querySelector('mjx-container > svg')).length,
+            mathml: maths.filter(m => m.querySelector('mjx-assistive-mml > math')).length,
+            shown: maths.filter(m => m.querySelector('mjx-container > svg')?.getBoundingClientRect().width > 0).length,
+            missing: [...document.querySelectorAll('mjx-container use')]
+                .map(u => u.getAttribute('xlink:href').slice(1)).filter(id => !glyphs.has(id)),
+            raw: maths.filter(m => /\\\\[(\\[]/.test(m.textContent)).length,
+            mathjax: typeof window.MathJax,
+        };
+    }""")
+    assert found["mathjax"] == "undefined", f"{doc}: MathJax was loaded in the browser"
+    assert found["svg"] == found["maths"], f"{doc}: {found['maths'] - found['svg']} formula(s) not typeset"
+    assert found["mathml"] == found["maths"], f"{doc}: a formula lacks its assistive MathML"
+    assert found["raw"] == 0, f"{doc}: {found['raw']} formula(s) still show TeX delimiters"
+    assert not found["missing"], f"{doc}: glyphs missing from the page's glyph cache: {found['missing'][:5]}"
+    # Hidden ones (collapsed solutions, the narrow-screen toc) have no box: most formulas must have one.
+    assert found["shown"] > found["maths"] // 2, f"{doc}: only {found['shown']} of {found['maths']} formulas shown"
+    return found["maths"]
+
+
+@pytest.mark.parametrize("doc", toc_pages())
+def test_page_loads_offline_with_math_and_blocks(offline, doc):
+    offline.open(f"{doc}.html")
+    page = offline.page
+    source = (HTML / f"{doc}.html").read_text(encoding="utf-8")
+    if "math notranslate" in source:
+        assert check_math(page, doc) > 0, f"{doc}: the page has math but none of it is typeset"
+    if doc.startswith("notebooks/"):
+        assert page.locator("div.proof, div.theorem, div.definition, div.lemma").count() > 0, f"{doc}: no prf block"
+        assert page.locator("div.exercise").count() >= 4, f"{doc}: fewer than four exercises rendered"
+        solutions = page.locator("details.solution, div.solution")
+        assert solutions.count() >= 4, f"{doc}: fewer than four solutions rendered"
+        # Code fits its column at 1280 px: no code cell scrolls sideways (tests/book/test_code_width.py
+        # keeps the lines within 79 characters; this checks that 79 characters fit).
+        wide = page.evaluate("""() => [...document.querySelectorAll('div.cell_input pre')]
+            .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
+            .map(pre => pre.textContent.split('\\n').reduce((a, b) => a.length > b.length ? a : b))""")
+        assert not wide, f"{doc}: {len(wide)} code cell(s) scroll sideways at 1280 px, e.g. {wide[0]!r}"
+        # Nor does a displayed formula (the theme lets a formula wider than the column scroll).
+        wide = page.evaluate("""() => [...document.querySelectorAll('div.math mjx-container')]
+            .filter(m => m.scrollWidth > m.clientWidth + 1).map(m => m.textContent.slice(0, 60))""")
+        assert not wide, f"{doc}: {len(wide)} displayed formula(s) scroll sideways at 1280 px, e.g. {wide[0]!r}"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / (doc.replace("/", "__") + ".png")), full_page=True, timeout=120_000)
+    assert not offline.blocked, f"{doc} requested non-local resources: {offline.blocked}"
+    assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
+
+
+def slider_pages() -> list[str]:
+    return [d for d in toc_pages() if "perceptron-slider" in (HTML / f"{d}.html").read_text(encoding="utf-8")] \
+        if HTML.exists() else []
+
+
+@pytest.mark.parametrize("doc", [d for d in toc_pages() if d.startswith("notebooks/")])
+def test_every_slider_changes_its_figure(offline, doc):
+    offline.open(f"{doc}.html")
+    page = offline.page
+    sliders = page.locator("div.perceptron-slider")
+    count = sliders.count()
+    expected = len(re.findall(r'class="perceptron-slider"', (HTML / f"{doc}.html").read_text(encoding="utf-8")))
+    assert count == expected
+    for k in range(count):
+        slider = sliders.nth(k)
+        slider.scroll_into_view_if_needed()
+        img, knob, readout = slider.locator("img"), slider.locator("input[type=range]"), slider.locator("output")
+        before, label_before, alt_before = img.get_attribute("src"), readout.inner_text(), img.get_attribute("alt")
+        at_max = knob.input_value() == knob.get_attribute("max")
+        knob.focus()
+        page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")  # move it as a reader would
+        assert img.get_attribute("src") != before, f"{doc}: slider {k} ({label_before}) did not change its figure"
+        assert readout.inner_text() != label_before, f"{doc}: slider {k} did not update its value label"
+        # A screen reader announces the value as the slider shows it, and the new frame's description.
+        assert knob.get_attribute("aria-valuetext") == readout.inner_text(), f"{doc}: slider {k} announces no value"
+        assert img.get_attribute("alt") != alt_before, f"{doc}: slider {k} kept the previous frame's alt text"
+    assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
+
+
+def test_search_page_finds_the_perceptron(offline):
+    offline.open("search.html?q=perceptron")
+    offline.page.wait_for_selector("#search-results li", timeout=15000)
+    assert offline.page.locator("#search-results li").count() > 0
+    assert not offline.blocked, f"search requested non-local resources: {offline.blocked}"
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    assert AXE.exists(), f"{AXE} is missing: `make node_modules` installs the pinned axe-core (make test does it)"
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("scheme", "chosen", "expected"), [
+    ("light", None, "light"), ("dark", None, "dark"),      # the system's scheme ("auto", the default)
+    ("light", "dark", "dark"), ("dark", "light", "light"),  # the reader's choice in the theme switcher
+])
+@pytest.mark.parametrize("doc", [toc_pages()[0], "notebooks/05_convergence"])
+def test_first_paint_is_in_the_readers_colour_scheme(browser, server, doc, scheme, chosen, expected):
+    """The page body is never drawn in the other scheme first (the theme alone drew "auto" as light until
+    its deferred script ran: a dark-mode reader saw a light page for ~0.8 s, then colours fading)."""
+    offline = OfflinePage(browser, server, color_scheme=scheme)
+    try:
+        if chosen:  # the theme switcher keeps the reader's choice in localStorage
+            offline.page.add_init_script(f"localStorage.setItem('mode', '{chosen}')")
+        # Record data-theme at the moment the parser inserts <body>: what the first paint will use.
+        offline.page.add_init_script("""
+            new MutationObserver((records, observer) => {
+                if (document.body) {
+                    window.__themeAtBody = document.documentElement.dataset.theme;
+                    observer.disconnect();
+                }
+            }).observe(document, {childList: true, subtree: true});
+        """)
+        offline.open(f"{doc}.html")
+        at_body = offline.page.evaluate("window.__themeAtBody")
+        running = offline.page.evaluate("document.getAnimations().filter(a => a instanceof CSSTransition"
+                                        " && /color/.test(a.transitionProperty)).length")
+        final = offline.page.evaluate("document.documentElement.dataset.theme")
+    finally:
+        offline.close()
+    case = f"{doc} (system {scheme}, switcher {chosen or 'auto'})"
+    assert at_body == expected, f"{case}: the body was first drawn with data-theme={at_body!r}, not {expected}"
+    assert final == expected, f"{case}: data-theme ends as {final!r}"
+    assert running == 0, f"{case}: {running} colour transition(s) still running after load"
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+@pytest.mark.parametrize("doc", toc_pages())
+def test_axe_finds_no_wcag_violation(browser, server, axe_source, doc, mode):
+    """axe-core's WCAG 2.0/2.1 A and AA rules over the whole page, as the reader's system theme sets it."""
+    offline = OfflinePage(browser, server, color_scheme=mode)
+    try:
+        offline.open(f"{doc}.html")
+        page = offline.page
+        assert page.evaluate("document.documentElement.dataset.theme") == mode, f"{doc}: not shown in {mode} mode"
+        # Colours are measured once settled: a transition still running (a hover, a theme switch)
+        # would be measured half-way, which no reader sees for more than 0.15 s.
+        page.evaluate("Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)"
+                      ".map(a => a.finished.catch(() => null)))")
+        page.add_script_tag(content=axe_source)
+        # axe's experimental rules for these criteria too (WCAG 2.5.3 Label in Name among them):
+        # off by default, they still check what the standard asks.
+        result = page.evaluate("""tags => axe.run(document, {
+            runOnly: {type: 'tag', values: tags},
+            rules: Object.fromEntries(axe.getRules(['experimental'])
+                .filter(r => r.tags.some(t => tags.includes(t))).map(r => [r.ruleId, {enabled: true}])),
+            resultTypes: ['violations']})""", WCAG_TAGS)
+    finally:
+        offline.close()
+    violations = [{"rule": v["id"], "impact": v["impact"], "help": v["help"],
+                   "nodes": [{"target": n["target"], "summary": n["failureSummary"]} for n in v["nodes"]]}
+                  for v in result["violations"]]
+    checked = sorted({r["id"] for key in ("passes", "incomplete", "inapplicable", "violations") for r in result[key]})
+    out = REPORTS / "axe" / f"{doc.replace('/', '__')}__{mode}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"page": f"{doc}.html", "mode": mode, "axe": result["testEngine"]["version"],
+                               "tags": WCAG_TAGS, "rules_checked": checked, "violations": violations}, indent=1))
+    assert len(checked) > 40, f"axe ran only {len(checked)} rules on {doc}"
+    summary = "; ".join(f"{v['rule']} x{len(v['nodes'])} e.g. {v['nodes'][0]['target']}" for v in violations)
+    assert not violations, f"{doc} ({mode} mode): {len(violations)} WCAG rule(s) violated: {summary} (see {out})"
+
+
+def relative_luminance(rgb) -> np.ndarray:
+    """WCAG 2.1 relative luminance of sRGB pixels (an array whose last axis is R, G, B in 0..255)."""
+    c = np.asarray(rgb, dtype=float) / 255
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return c @ [0.2126, 0.7152, 0.0722]
+
+
+@pytest.mark.parametrize("doc", [d for d in toc_pages() if d.startswith("notebooks/")])
+def test_figures_stay_legible_in_dark_mode(browser, server, doc):
+    """Every figure and slider frame, as a dark-mode reader sees it (theme filters and all): drawn on a
+    light ground, and its darkest ink (axis labels, tick labels, the boundary) at 4.5:1 against it."""
+    offline = OfflinePage(browser, server, color_scheme="dark")
+    measured = []
+    try:
+        offline.open(f"{doc}.html")
+        page = offline.page
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        # Figures in folded solutions count too (their buttons are clicked open); lazy images are
+        # loaded and decoded before they are measured.
+        page.evaluate("""() => Promise.all([...document.querySelectorAll('details')].map(d => d.open = true)
+            .concat([...document.querySelectorAll('.dropdown button.toggle-button')].map(b => b.click()))
+            .concat([...document.querySelectorAll('.bd-article img[src*="_images/"]')]
+                .map(img => { img.loading = 'eager'; return img.decode().catch(() => null); })))""")
+        images = page.locator('.bd-article img[src*="_images/"]')
+        expected = (HTML / f"{doc}.html").read_text(encoding="utf-8").count('src="../_images/')
+        assert images.count() == expected >= 3, f"{doc}: {images.count()} figures in the page, {expected} in its HTML"
+        for k in range(images.count()):
+            img = images.nth(k)
+            assert img.is_visible(), f"{doc}: figure {img.get_attribute('src')} is not shown"
+            shot = Image.open(io.BytesIO(img.screenshot(animations="disabled"))).convert("RGB")
+            pixels = np.asarray(shot).reshape(-1, 3)
+            colours, counts = np.unique(pixels, axis=0, return_counts=True)
+            ground = relative_luminance(colours[counts.argmax()])
+            ink = np.quantile(relative_luminance(pixels), 0.001)  # not one stray antialiased pixel
+            name = img.get_attribute("src").rsplit("/", 1)[-1]
+            measured.append((name, float(ground), float((ground + 0.05) / (ink + 0.05))))
+    finally:
+        offline.close()
+    out = REPORTS / "dark_figures" / f"{doc.replace('/', '__')}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps([{"image": name, "ground_luminance": round(float(g), 3),
+                                "ink_contrast": round(float(r), 2)} for name, g, r in measured], indent=1))
+    dark = [(name, round(g, 2)) for name, g, _ in measured if g < 0.4]
+    assert not dark, f"{doc} in dark mode: figure(s) drawn on a dark ground (luminance): {dark}"
+    faint = [(name, round(r, 1)) for name, _, r in measured if r < 4.5]
+    assert not faint, f"{doc} in dark mode: figure ink below 4.5:1 against its ground: {faint}"
+
+
+@pytest.mark.parametrize("doc", ["notebooks/05_convergence", "book/playground"])
+def test_theme_icons_are_drawn_by_the_icon_font(offline, doc):
+    """No Font Awesome script (book/_ext/icon_css.py): every icon is a letter of the theme's icon font."""
+    offline.open(f"{doc}.html")
+    page = offline.page
+    page.evaluate("document.fonts.ready")
+    icons = page.evaluate("""() => [...document.querySelectorAll('i[class*="fa-"], span[class*="fa-"]')].map(i => {
+        const before = getComputedStyle(i, '::before');
+        return {cls: i.className, content: before.content, font: before.fontFamily,
+                width: i.getBoundingClientRect().width, shown: i.checkVisibility()};
+    })""")
+    assert page.evaluate("typeof window.FontAwesome") == "undefined", f"{doc}: Font Awesome's script ran"
+    assert len(icons) >= 15, f"{doc}: only {len(icons)} icons"
+    for icon in icons:
+        assert icon["content"] not in ("none", "normal", '""'), f"{doc}: {icon['cls']} has no glyph"
+        assert "Font Awesome 6" in icon["font"], f"{doc}: {icon['cls']} is drawn in {icon['font']}"
+        assert icon["width"] > 0 or not icon["shown"], f"{doc}: {icon['cls']} is shown with no width"
+    for family in ('900 16px "Font Awesome 6 Free"', '400 16px "Font Awesome 6 Brands"'):
+        assert page.evaluate("f => document.fonts.check(f)", family), f"{doc}: {family} did not load"
+    assert not offline.errors, f"{doc}: console errors {offline.errors}"

@@ -1,0 +1,210 @@
+"""The Jupyter-native chapters in _build/jupyter (book/_ext/jupyter_notebooks.py, written by `make book`).
+
+They are what Colab, a JupyterHub and the download button open, where MyST is not rendered: no
+MyST-only markup may be left, every link into the book must land on a page (and anchor) of the built
+_build/html, every theorem/exercise number must be the book's, solutions are folded, citations are
+text with a reference list, and the outputs are the committed ones.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+HTML = ROOT / "_build" / "html"
+JUPYTER = ROOT / "_build" / "jupyter"
+MYST_ONLY = {
+    "role": re.compile(r"\{[\w:-]+\}`"),
+    "directive fence": re.compile(r"^\s*(`{3,}|:{3,})\{", re.M),
+    "colon fence": re.compile(r"^\s*:{3,}", re.M),
+    "label line": re.compile(r"^\s*\([\w:.-]+\)=\s*$", re.M),
+    "directive option": re.compile(r"^\s*:(label|class|nonumber|pyobject|language):", re.M),
+}
+NUMBERED = re.compile(r'<a id="(?P<label>[^"]+)"></a>\s*\*\*(?P<kind>[A-Z][a-z]+) (?P<number>\d+(?:\.\d+)*)')
+LINK = re.compile(r"\]\((?P<url>https?://[^)\s]+)\)")
+
+
+def chapters() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [c["file"] for part in toc["parts"] for c in part["chapters"] if c["file"].startswith("notebooks/")]
+
+
+def book_base() -> str:
+    url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"].rstrip("/")
+    owner, repo = url.split("/")[-2:]
+    return f"https://{owner}.github.io/{repo}/"
+
+
+def markdown(nb: dict) -> list[str]:
+    return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+            for c in nb["cells"] if c["cell_type"] == "markdown"]
+
+
+@pytest.fixture(scope="module")
+def soups():
+    from bs4 import BeautifulSoup
+
+    assert (HTML / "index.html").exists(), "run `make book` first"
+    cache: dict[str, BeautifulSoup] = {}
+
+    def get(page: str):
+        if page not in cache:
+            cache[page] = BeautifulSoup((HTML / page).read_text(encoding="utf-8"), "html.parser")
+        return cache[page]
+
+    return get
+
+
+def load(doc: str) -> dict:
+    path = JUPYTER / f"{doc}.ipynb"
+    assert path.exists(), f"{path} missing: `make book` writes the Jupyter-native chapters"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def myst_left(text: str) -> list[str]:
+    return [f"{kind}: {m.group(0)!r}" for kind, rx in MYST_ONLY.items() for m in rx.finditer(text)]
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_no_myst_only_markup_is_left(doc):
+    problems = [p for text in markdown(load(doc)) for p in myst_left(text)]
+    assert not problems, f"{doc}: {problems[:5]}"
+
+
+def test_homework_masters_hold_plain_jupyter_markdown():
+    """The homework student notebooks are copied as they are, so their masters must be MyST-free."""
+    for path in sorted((ROOT / "notebooks" / "homework").glob("hw*.ipynb")):
+        problems = [p for text in markdown(json.loads(path.read_text())) for p in myst_left(text)]
+        assert not problems, f"{path.name}: {problems[:5]}"
+
+
+def test_the_checks_catch_myst():
+    assert myst_left("see {prf:ref}`lem-x`") and myst_left("```{prf:theorem}\n:label: t\nA\n```")
+    assert myst_left(":::{note}\nx\n:::") and myst_left("(sec-a)=\n# A")
+    assert not myst_left("$\\{x\\}$ and `code` and ```python\nx = {1}\n```")
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_every_book_link_resolves_to_a_built_page_and_anchor(doc, soups):
+    base = book_base()
+    links = [m["url"] for text in markdown(load(doc)) for m in LINK.finditer(text)]
+    inside = [u for u in links if u.startswith(base)]
+    assert inside, f"{doc}: no link into the book (its cross-references should become links)"
+    for url in inside:
+        page, _, anchor = url[len(base):].partition("#")
+        assert (HTML / page).is_file(), f"{doc}: {url} is not a page of _build/html"
+        if anchor:
+            assert soups(page).find(id=anchor), f"{doc}: {url}: no id={anchor!r} on {page}"
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_theorem_and_exercise_numbers_are_the_books(doc, soups):
+    nb = load(doc)
+    page = soups(f"{doc}.html")
+    numbered = [m for text in markdown(nb) for m in NUMBERED.finditer(text)]
+    in_book = page.select("div.proof[id], div.exercise[id]")
+    assert numbered, f"{doc}: no numbered theorem or exercise block"
+    labels = {m["label"] for m in numbered}
+    book_labels = {d["id"] for d in in_book if re.match(r"[A-Z][a-z]+ \d", d.get_text(" ", strip=True))}
+    assert labels == book_labels, f"{doc}: numbered blocks differ: only notebook {labels - book_labels}, " \
+                                  f"only book {book_labels - labels}"
+    for m in numbered:
+        title = page.find(id=m["label"]).get_text(" ", strip=True)
+        assert title.startswith(f"{m['kind']} {m['number']}"), f"{doc}: {m['label']} is {title[:40]!r} in the book"
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_references_to_numbered_blocks_use_the_books_numbers(doc, soups):
+    base = book_base()
+    for text in markdown(load(doc)):
+        for m in re.finditer(r"\[(?P<kind>[A-Z][a-z]+) (?P<number>\d+(?:\.\d+)*)\]\((?P<url>[^)]+)\)", text):
+            page, _, anchor = m["url"][len(base):].partition("#")
+            if not anchor:  # e.g. {doc}`Chapter 6 <06_nonseparable>`: a page, not a block
+                continue
+            title = soups(page).find(id=anchor).get_text(" ", strip=True)
+            assert title.startswith(f"{m['kind']} {m['number']}"), f"{doc}: link {m.group(0)} but book says {title[:30]!r}"
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_solutions_are_folded_and_citations_are_text(doc, soups):
+    nb = load(doc)
+    text = "\n".join(markdown(nb))
+    solutions = len(soups(f"{doc}.html").select("div.solution"))
+    assert text.count("<details>") == text.count("</details>") >= solutions, f"{doc}: {solutions} solutions in the book"
+    assert text.count("<summary>Solution to Exercise ") == solutions
+    source = json.loads((ROOT / f"{doc}.ipynb").read_text())
+    if "{cite" in "\n".join(markdown(source)):
+        assert markdown(nb)[-1].startswith("## References\n"), f"{doc}: cited but no reference list at the end"
+        for key in re.findall(r"\(#cite-([\w-]+)\)", text):
+            assert f'<a id="cite-{key}"></a>' in markdown(nb)[-1], f"{doc}: {key} not in the reference list"
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_code_and_outputs_are_the_committed_ones(doc):
+    nb, source = load(doc), json.loads((ROOT / f"{doc}.ipynb").read_text())
+    code = [(c["source"], c["outputs"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    assert code == [(c["source"], c["outputs"]) for c in source["cells"] if c["cell_type"] == "code"]
+    assert nb["metadata"].get("widgets") == source["metadata"].get("widgets")
+    first = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    assert "".join(first["source"]).startswith("# Setup: the book's `perceptron` package")
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_launch_and_download_buttons_open_the_jupyter_native_notebook(doc):
+    html = (HTML / f"{doc}.html").read_text(encoding="utf-8")
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    branch = config["sphinx"]["config"]["jupyter_notebooks_branch"]
+    main = config["repository"]["branch"]
+    assert re.search(rf'colab[^"]*/blob/{branch}/(\./)?{doc}\.ipynb"', html), f"{doc}: Colab button"
+    assert re.search(rf'git-pull\?[^"]*branch={branch}"', html.replace("&amp;", "&")), f"{doc}: JupyterHub button"
+    assert re.search(rf'mybinder\.org/v2/gh/[^"]*/{main}\?', html), f"{doc}: Binder stays on the MyST sources"
+    download = HTML / "_sources" / f"{doc}.ipynb"
+    assert download.read_bytes() == (JUPYTER / f"{doc}.ipynb").read_bytes(), f"{doc}: download button"
+
+
+def test_homework_student_notebooks_start_with_the_setup_cell():
+    """tools/jupyter_homework.py moves the setup cell above otter's `import otter` init cell."""
+    import nbformat
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from jupyter_homework import setup_cell_first
+    from setup_cell import cell_source
+
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell('# Initialize Otter\nimport otter\ngrader = otter.Notebook("hw.ipynb")'),
+        nbformat.v4.new_markdown_cell("# Homework"),
+        nbformat.v4.new_code_cell(cell_source(homework=True)),
+        nbformat.v4.new_code_cell("import numpy as np"),
+    ])
+    out = setup_cell_first(nb, "hw")
+    assert out.cells[0].source == cell_source(homework=True)
+    assert out.cells[1].source.startswith("# Initialize Otter")
+    with pytest.raises(ValueError, match="expected one setup cell"):
+        setup_cell_first(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")]), "hw")
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_cells_of_a_gated_solution_are_folded(doc):
+    """Code between {solution-start} and {solution-end} (an executed solution) is collapsed in the
+    generated notebook, so a student sees the exercise, not its answer, until they expand it."""
+    nb, source = load(doc), json.loads((ROOT / f"{doc}.ipynb").read_text())
+    inside, folded = False, 0
+    for made, cell in zip(nb["cells"], source["cells"]):
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            for mark in re.findall(r"\{solution-(start|end)\}", text):
+                inside = mark == "start"
+        elif inside:
+            assert made["metadata"].get("jupyter", {}).get("source_hidden") is True, f"{doc}: {cell['id']}"
+            folded += 1
+        else:
+            assert not made["metadata"].get("jupyter", {}).get("source_hidden"), f"{doc}: {cell['id']}"
+    assert not inside, f"{doc}: a solution is never closed"
+    if "{solution-start}" in json.dumps(source):
+        assert folded, f"{doc}: gated solutions but no folded code cell"

@@ -1,0 +1,421 @@
+"""The playground page (book/playground.md): its JavaScript engine against the Python package, and its UI.
+
+Everything runs in Debian's Chromium on the built book, served from 127.0.0.1 with every other
+request aborted (the ``browser`` and ``server`` fixtures of tests/conftest.py). The engine comparison
+is one page load and one ``evaluate`` call: Python computes every run, the page replays it and
+compares bit for bit (``Object.is`` on every coordinate of every update), and only the mismatches
+come back.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import perceptron as pc
+from perceptron import _core
+from tests.support.browser import OfflinePage
+
+ROOT = Path(__file__).resolve().parents[2]
+HTML = ROOT / "_build" / "html"
+PAGE = "book/playground.html"
+BIAS_MODES = ["one", "radius", "none"]
+RULES = ["margin", "sign"]
+MAX_EPOCHS = 10
+
+
+@pytest.fixture(scope="module")
+def playground(browser, server):
+    page = OfflinePage(browser, server)
+    page.open(PAGE)
+    page.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
+    yield page
+    page.close()
+
+
+def libm_pow_dataset() -> tuple[np.ndarray, np.ndarray]:
+    """Separable points scaled so that R ** 2 (libm's pow) and R * R (IEEE) differ in the last bit.
+
+    With bias="radius" the package's b is then that of ``eta * R * R``; a package computing
+    ``R ** 2`` would disagree with the playground here (and with itself across C libraries).
+    """
+    X, y = pc.datasets.make_separable(20, margin=0.1, seed=3)
+    for k in range(1, 100_000):
+        s = 1.0 + k * 1e-6
+        R = _core.bias_scale(X * s, "radius")
+        if R**2 != R * R:
+            return X * s, y
+    raise AssertionError("no scale found where libm's pow(R, 2) differs from R * R")
+
+
+def datasets() -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """2-D and higher-dimensional, continuous and small-integer (exact ties), separable or not."""
+    rng = np.random.default_rng(2026)
+    out = []
+    for s in range(5):
+        out.append((f"separable{s}", *pc.datasets.make_separable(30, margin=0.05 * (s + 1), seed=s)))
+        out.append((f"overlapping{s}", *pc.datasets.make_overlapping(30, separation=1.0, seed=s)))
+        for d in (3, 10, 130):  # 130 features: numpy's norm switches to pairwise blocks above 128
+            X = rng.normal(size=(20, d)) * 3.0
+            y = np.where(X @ rng.normal(size=d) + rng.normal() > 0, 1, -1)
+            y[:2] = [1, -1]
+            out.append((f"normal{d}d_{s}", X, y))
+        X = rng.integers(-3, 4, size=(25, 2)).astype(float)  # integer grid: scores of exactly 0
+        out.append((f"int2d_{s}", X, np.where(X @ [1.0, -2.0] + 1.0 >= 0, 1, -1)))
+        X = rng.integers(-2, 3, size=(25, 4)).astype(float)
+        y = rng.choice([-1, 1], size=25)
+        y[:2] = [1, -1]
+        out.append((f"int4d_{s}", X, y))
+    out.append(("xor-square", np.array([[1.0, 1], [-1, -1], [1, -1], [-1, 1]]), np.array([1, 1, -1, -1])))
+    out.append(("libm-pow", *libm_pow_dataset()))
+    return out
+
+
+def starts(d: int, rng: np.random.Generator) -> list[tuple[float, list[float] | None, float]]:
+    """(eta, w0, b0): the zero start, a real-valued start, an integer start; several learning rates."""
+    return [
+        (1.0, None, 0.0),
+        (0.1, rng.normal(size=d).tolist(), float(rng.normal())),
+        (3.7, rng.integers(-2, 3, size=d).astype(float).tolist(), float(rng.integers(-2, 3))),
+        (0.5, None, 0.0),
+    ]
+
+
+def sequential_errors(X: np.ndarray, y: np.ndarray, w: np.ndarray, b: float, rule: str) -> int:
+    """Training errors with every score summed left to right, as the training loop itself scores.
+
+    ``TrainResult.errors`` scores with ``X @ w`` (BLAS), which can round a tie differently from
+    the loop (integer data, eta = 3.7); the playground counts as the loop decides.
+    """
+    scores = np.array([_core.sequential_dot(x, w) + b for x in X])
+    wrong = y * scores <= 0 if rule == "margin" else np.where(scores >= 0, 1, -1) != y
+    return int(np.count_nonzero(wrong))
+
+
+def python_runs() -> tuple[list, list[dict]]:
+    """The datasets (each sent once) and every run of perceptron.train on them, with its updates."""
+    rng = np.random.default_rng(7)
+    runs, data = [], []
+    for k, (name, X, y) in enumerate(datasets()):
+        data.append([X.tolist(), [int(v) for v in y]])
+        # Every start in the fixed order, and the first two starts shuffled (numpy's permutations).
+        settings = [(start, False) for start in starts(X.shape[1], rng)]
+        settings += [(start, True) for start, _ in settings[:2]]
+        for (eta, w0, b0), shuffle in settings:
+            for bias in BIAS_MODES:
+                for rule in RULES:
+                    seed = 100 + k if shuffle else None
+                    r = pc.train(X, y, eta=eta, bias=bias, w0=w0, b0=b0, max_epochs=MAX_EPOCHS, record=True,
+                                 shuffle=shuffle, seed=seed, rule=rule)
+                    runs.append({
+                        "name": name, "data": k,
+                        "opts": {"eta": eta, "bias": bias, "w0": w0, "b0": b0, "maxEpochs": MAX_EPOCHS, "rule": rule,
+                                 "shuffle": shuffle, "seed": seed},
+                        "w": r.w.tolist(), "b": r.b, "mistakes": r.mistakes, "epochs": r.epochs,
+                        "converged": r.converged, "errors": sequential_errors(X, y, r.w, r.b, rule), "blas_errors": r.errors,
+                        "history": [[u.index, u.epoch, u.w.tolist(), u.b] for u in r.history],
+                    })
+    return data, runs
+
+
+def python_margins() -> list[dict]:
+    """2-D datasets, separable or not (by a line, or through the origin), with Python's answers."""
+    rng = np.random.default_rng(11)
+    sets = []
+    for s in range(8):
+        sets.append(pc.datasets.make_separable(40, margin=(0.01, 0.05, 0.2)[s % 3], seed=s))
+        sets.append(pc.datasets.make_separable(30, margin=0.1, radius=5.0, bias="none", seed=s))
+        sets.append(pc.datasets.make_overlapping(40, separation=(1.0, 4.0)[s % 2], seed=s))
+        sets.append(pc.datasets.make_xor(20, seed=s))
+        X = rng.integers(-4, 5, size=(20, 2)).astype(float)  # ties: points on the other hull's edge
+        y = np.where(X @ [1.0, 2.0] + 1.0 >= 0, 1, -1)
+        if len(set(y)) == 2:
+            sets.append((X, y))
+    t = np.linspace(-2.0, 3.0, 11)
+    sets += [  # degenerate geometry: collinear points, duplicates, supports on parallel edges
+        (np.c_[t, 0 * t], np.where(t > 0.4, 1, -1)), (np.c_[t, 2 * t + 1], np.where(t > 0.4, 1, -1)),
+        (np.array([[1.0, 1], [1, 1], [3, 3], [-1, -2], [-1, -2]]), np.array([1, 1, 1, -1, -1])),
+        (np.array([[0.0, 1], [1, 1], [0, -1], [1, -1]]), np.array([1, 1, -1, -1])),
+        (np.array([[0.0, 0], [2, 0], [1, 0]]), np.array([1, -1, 1])),  # between the others: no line
+        (np.array([[1e5, 2e5], [-3e5, 1e5], [2e5, -1e5]]), np.array([1, -1, 1])),
+    ]
+    out = []
+    for X, y in sets:
+        case = {"X": X.tolist(), "y": [int(v) for v in y]}
+        try:
+            m = pc.max_margin(X, y)
+            case["best"] = {"w": m.w.tolist(), "b": m.b, "gamma": m.gamma}
+        except ValueError as err:
+            assert "not linearly separable" in str(err)
+            case["best"] = None
+        for bias in BIAS_MODES:
+            try:
+                case[bias] = pc.mistake_bound(X, y, bias=bias)
+            except ValueError as err:
+                assert "not linearly separable" in str(err)
+                case[bias] = None
+        out.append(case)
+    return out
+
+
+COMPARE = """
+(payload) => {
+  const P = window.perceptronPlayground, data = JSON.parse(payload), bad = [];
+  const same = (a, b) => Object.is(a, b);
+  const sameVec = (a, b) => a.length === b.length && a.every((v, j) => same(v, b[j]));
+  let updates = 0, blasDiffers = 0;
+  for (const c of data.runs) {
+    const [X, y] = data.data[c.data];
+    const r = P.train(X, y, c.opts);
+    const where = c.name + " " + JSON.stringify(c.opts);
+    updates += c.history.length;
+    if (!sameVec(r.w, c.w) || !same(r.b, c.b)) { bad.push(where + ": final (w, b) differ"); continue; }
+    if (r.mistakes !== c.mistakes || r.epochs !== c.epochs || r.converged !== c.converged)
+      { bad.push(where + ": counts differ"); continue; }
+    if (r.errors !== c.errors) { bad.push(where + ": errors " + r.errors + " vs " + c.errors); continue; }
+    if (c.errors !== c.blas_errors) blasDiffers += 1;
+    if (r.history.length !== c.history.length) { bad.push(where + ": history length differs"); continue; }
+    for (let k = 0; k < c.history.length; k++) {
+      const h = r.history[k], e = c.history[k];
+      if (h.index !== e[0] || h.epoch !== e[1] || !sameVec(h.w, e[2]) || !same(h.b, e[3]))
+        { bad.push(where + ": update " + k + " differs"); break; }
+    }
+  }
+  const rel = (a, b) => Math.abs(a - b) / Math.abs(b);
+  let worst = 0, separable = 0, inseparable = 0;
+  for (const [k, c] of data.margins.entries()) {
+    const m = P.maxMargin(c.X, c.y);
+    if ((m === null) !== (c.best === null)) { bad.push("margins " + k + ": null differs"); continue; }
+    if (m !== null) {
+      separable += 1;
+      const norm = Math.hypot(m.w[0], m.w[1]);
+      worst = Math.max(worst, rel(m.gamma, c.best.gamma), Math.abs(norm - 1));
+      if (rel(m.gamma, c.best.gamma) > 1e-9 || Math.abs(norm - 1) > 1e-12) bad.push("margins " + k + ": gamma");
+      if (Math.abs(m.w[0] - c.best.w[0]) > 1e-7 || Math.abs(m.w[1] - c.best.w[1]) > 1e-7) bad.push("margins " + k + ": w");
+    } else inseparable += 1;
+    for (const bias of ["one", "radius", "none"]) {
+      const q = P.mistakeBound(c.X, c.y, bias);
+      if ((q === null) !== (c[bias] === null)) { bad.push("bound " + k + " " + bias + ": null differs"); continue; }
+      if (q !== null) {
+        worst = Math.max(worst, rel(q, c[bias]));
+        if (rel(q, c[bias]) > 1e-9) bad.push("bound " + k + " " + bias + ": " + q + " vs " + c[bias]);
+      }
+    }
+  }
+  return {bad, runs: data.runs.length, updates, blasDiffers, margins: data.margins.length, separable, inseparable, worst};
+}
+"""
+
+
+def test_engine_makes_exactly_the_packages_updates(playground, record_property):
+    (data, runs), margins = python_runs(), python_margins()
+    result = playground.page.evaluate(COMPARE, json.dumps({"data": data, "runs": runs, "margins": margins}))
+    print(f"\n{result['runs']} runs ({len(datasets())} datasets x (4 starts, fixed order + 2 shuffled) x 3 bias modes "
+          f"x {len(RULES)} rules), "
+          f"{result['updates']} updates compared bit for bit; {result['margins']} max-margin datasets "
+          f"({result['separable']} separable, {result['inseparable']} not), worst relative gap {result['worst']:.1e}; "
+          f"runs whose TrainResult.errors (BLAS scores) differ from the loop's own sequential count: {result['blasDiffers']}")
+    record_property("playground_runs", result["runs"])
+    assert result["bad"] == [], result["bad"][:10]
+    assert result["runs"] == len(runs) and result["updates"] > 5_000
+    assert result["separable"] > 20 and result["inseparable"] > 10  # both answers exercised
+    assert not playground.errors and not playground.blocked
+
+
+def test_ties_separate_the_two_rules(playground):
+    # From the zero start every score is 0: the book's rule updates on the first point whatever
+    # its label, the notes' rule (sgn(0) = +1) skips a first point labelled +1 and updates on the
+    # next one, labelled -1. The bulk comparison covers such runs; this one pins the difference.
+    X, y = [[1.0, 0.0], [-1.0, 0.0]], [1, -1]
+    got = playground.page.evaluate(
+        "([X, y]) => ['margin', 'sign'].map(rule => perceptronPlayground.train(X, y, {bias: 'none', rule}).history[0].index)",
+        [X, y])
+    python = [pc.train(X, y, bias="none", rule=rule, record=True).history[0].index for rule in RULES]
+    assert got == python == [0, 1]
+
+
+def test_presets_are_the_packages_datasets():
+    check = subprocess.run([sys.executable, str(ROOT / "tools" / "playground_presets.py"), "--check"],
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+
+
+def state(page) -> dict:
+    return page.evaluate("""() => { const ui = perceptronPlayground.ui, r = ui.run || {pocket: {}};
+        return {n: ui.points.length, points: ui.points, updates: r.updates, epoch: r.epoch, errors: r.errors,
+                w: r.w, b: r.b, converged: r.converged, finished: r.finished, updated: r.updated,
+                pocket: r.pocket.errors, live: ui.live.textContent,
+                shown: Object.fromEntries(Object.entries(ui.out).map(([k, v]) => [k, v.textContent]))}; }""")
+
+
+def test_chapter2_preset_counts_and_steps_equal_pythons(browser, server):
+    offline = OfflinePage(browser, server)
+    offline.open(PAGE)
+    page = offline.page
+    X, y = pc.datasets.make_separable(30, margin=0.3, radius=4.0, seed=7)
+    run = pc.train(X, y, record=True, max_epochs=1000)
+    first = state(page)
+    assert first["n"] == 30 and first["updates"] == 0
+    assert np.array_equal([p["x"] for p in first["points"]], X)
+    for k in range(3):  # "step to next update" makes exactly one update, Python's k-th
+        page.click("#pp-next-update")
+        s = state(page)
+        u = run.history[k]
+        assert (s["updates"], s["updated"], s["epoch"]) == (k + 1, u.index, u.epoch)
+        assert s["w"] == u.w.tolist() and s["b"] == u.b
+        errors = pc.count_errors(X, y, u.w, u.b)
+        assert s["errors"] == errors
+        assert s["live"] == f"Update {k + 1} on point {u.index}: {errors} error{'s' if errors != 1 else ''} left."
+    page.click("#pp-converge")
+    s = state(page)
+    assert s["converged"] and (s["updates"], s["epoch"]) == (run.mistakes, run.epochs)
+    assert s["w"] == run.w.tolist() and s["b"] == run.b and s["errors"] == 0
+    assert s["shown"]["updates"] == str(run.mistakes) and s["shown"]["epoch"] == str(run.epochs)
+    shown_bound = re.fullmatch(rf"{run.mistakes} updates so far, bound ([0-9.e+]+) \(bias \"one\"\)", s["shown"]["bound"])
+    assert shown_bound and float(shown_bound[1]) == pytest.approx(pc.mistake_bound(X, y, bias="one"), rel=1e-5)
+    assert float(s["shown"]["gamma"]) == pytest.approx(pc.max_margin(X, y).gamma, rel=1e-5)
+    # Shuffled with a seed, bias "radius", eta 0.3: the run of train(..., shuffle=True, seed=3).
+    page.select_option("#pp-order", "shuffled")
+    page.fill("#pp-seed", "3")
+    page.select_option("#pp-bias", "radius")
+    page.fill("#pp-eta", "0.3")
+    page.locator("#pp-eta").dispatch_event("change")
+    page.locator("#pp-seed").dispatch_event("change")
+    page.click("#pp-converge")
+    shuffled = pc.train(X, y, eta=0.3, bias="radius", shuffle=True, seed=3)
+    s = state(page)
+    assert (s["updates"], s["epoch"], s["converged"]) == (shuffled.mistakes, shuffled.epochs, True)
+    assert s["w"] == shuffled.w.tolist() and s["b"] == shuffled.b
+    assert not offline.errors and not offline.blocked
+    offline.close()
+
+
+def test_keyboard_and_mouse_place_points_and_xor_cycles(browser, server):
+    offline = OfflinePage(browser, server)
+    offline.open(PAGE)
+    page = offline.page
+    page.click("#pp-clear")
+    assert state(page)["n"] == 0
+    canvas = page.locator("canvas.pp-canvas")
+    canvas.focus()
+    view = page.evaluate("() => perceptronPlayground.ui.view")
+    step = 0.05 * view
+    # Keyboard only: the XOR square, from the cursor at the origin.
+    # Steps are 5% of the view, snapped to its grid, and the cursor stops at the edge: 30 presses
+    # from the origin reach a corner, 60 cross the whole view.
+    for keys, label in [(["ArrowRight"] * 30 + ["ArrowUp"] * 30, "+"), (["ArrowLeft"] * 60 + ["ArrowDown"] * 60, "+"),
+                        (["ArrowUp"] * 60, "-"), (["ArrowRight"] * 60 + ["ArrowDown"] * 60, "-")]:
+        for key in keys:
+            page.keyboard.press(key)
+        page.keyboard.press(label)
+    s = state(page)
+    assert [p["x"] for p in s["points"]] == [[view, view], [-view, -view], [-view, view], [view, -view]]
+    assert [p["y"] for p in s["points"]] == [1, 1, -1, -1]
+    assert "Added point 3 of class \u22121" in s["live"]
+    page.keyboard.press("Delete")  # removes the point nearest the cursor (point 3)
+    assert state(page)["n"] == 3
+    page.keyboard.press("u")
+    assert state(page)["n"] == 4
+    # The XOR square: one pass of four mistakes brings the weights back to zero, a cycle.
+    page.click("#pp-epoch-run")
+    s = state(page)
+    assert s["updates"] == 4 and s["w"] == [0, 0] and "Cycle" in s["shown"]["state"]
+    assert s["shown"]["gamma"] == "no line separates the classes"
+    assert s["shown"]["bound"].startswith("none")
+    Xs = np.array([p["x"] for p in s["points"]])
+    pocket = pc.pocket(Xs, [1, 1, -1, -1], shuffle=False, max_epochs=1)
+    assert s["pocket"] == pocket.errors
+    # Mouse: a click adds the chosen class where it lands, Shift-click the other class.
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + box["height"] * 0.5)
+    page.keyboard.down("Shift")
+    page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.25)
+    page.keyboard.up("Shift")
+    s = state(page)
+    assert s["n"] == 6
+    (x1, y1), (x2, y2) = s["points"][4]["x"], s["points"][5]["x"]
+    assert s["points"][4]["y"] == 1 and s["points"][5]["y"] == -1
+    assert abs(x1 - view / 2) < 2 * step and abs(y1) < 2 * step
+    assert abs(x2) < 2 * step and abs(y2 - view / 2) < 2 * step
+    # Drag point 4 to the left half.
+    page.mouse.move(box["x"] + box["width"] * 0.75, box["y"] + box["height"] * 0.5)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5, steps=5)
+    page.mouse.up()
+    moved = state(page)["points"][4]["x"]
+    assert abs(moved[0] + 0.4 * view) < 2 * step and abs(moved[1]) < 2 * step
+    assert not offline.errors and not offline.blocked
+    offline.close()
+
+
+def test_controls_are_labelled_and_focus_is_visible(playground):
+    page = playground.page
+    unlabelled = page.evaluate("""() => [...document.querySelectorAll('#perceptron-playground input, #perceptron-playground select, #perceptron-playground textarea')]
+        .filter(e => !(e.labels && e.labels.length)).map(e => e.outerHTML)""")
+    assert unlabelled == []
+    page.locator("#pp-next-update").focus()
+    page.keyboard.press("Tab")
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid"
+    assert page.locator("#pp-live[aria-live=polite][role=status]").count() == 1
+
+
+def exact_nearest_norm2(Z: list[list[Fraction]]) -> Fraction:
+    """Squared distance from the origin to conv(Z), exactly: best affine minimiser over all faces."""
+    def dot(a, b):
+        return sum(p * q for p, q in zip(a, b))
+
+    best = None
+    for k in range(1, len(Z) + 1):
+        for S in itertools.combinations(Z, k):
+            # Affine minimiser: [G 1; 1' 0] [alpha; mu] = [0; 1], by exact Gauss-Jordan elimination.
+            m = len(S)
+            M = [[dot(S[i], S[j]) for j in range(m)] + [Fraction(1), Fraction(0)] for i in range(m)]
+            M.append([Fraction(1)] * m + [Fraction(0), Fraction(1)])
+            try:
+                for c in range(m + 1):
+                    p = next(r for r in range(c, m + 1) if M[r][c] != 0)
+                    M[c], M[p] = M[p], M[c]
+                    for r in range(m + 1):
+                        if r != c and M[r][c] != 0:
+                            f = M[r][c] / M[c][c]
+                            M[r] = [a - f * b for a, b in zip(M[r], M[c])]
+            except StopIteration:
+                continue  # affinely dependent face
+            alpha = [M[i][m + 1] / M[i][i] for i in range(m)]
+            if min(alpha) < 0:
+                continue
+            x = [sum(alpha[i] * S[i][j] for i in range(m)) for j in range(len(Z[0]))]
+            if all(dot(x, z) >= dot(x, x) for z in Z) and (best is None or dot(x, x) < best):
+                best = dot(x, x)
+    return best
+
+
+def test_mistake_bound_exact_on_badly_scaled_data(playground):
+    # Points at the 1e-5 scale with bias "one": the appended 1 dwarfs them, and the margin of the
+    # augmented points must be found to full precision. The playground's nearest-point solver
+    # agrees with an exact rational computation to 1e-12 (perceptron.max_margin, whose SLSQP and
+    # KKT polish work on the same ill-conditioned problem, was 1.7e-7 off here when this was written).
+    X, y = [[1e-5, 2e-5], [-3e-5, 1e-5], [2e-5, -1e-5]], [1, -1, 1]
+    Z = [[Fraction(yi) * Fraction(v) for v in x] + [Fraction(yi)] for x, yi in zip(X, y)]
+    R = pc.radius(np.c_[np.array(X), np.ones(3)])
+    exact = R * R / float(exact_nearest_norm2(Z))
+    got = playground.page.evaluate("([X, y]) => perceptronPlayground.mistakeBound(X, y, 'one')", [X, y])
+    assert got == pytest.approx(exact, rel=1e-12)
+
+
+@pytest.mark.parametrize("chapter", ["02_update_rule", "05_convergence", "06_nonseparable"])
+def test_chapters_link_to_the_playground(chapter):
+    # One link in the chapter's text, besides the one in the table of contents.
+    html = (HTML / "notebooks" / f"{chapter}.html").read_text(encoding="utf-8")
+    article = html[html.index('<article class="bd-article">'):]
+    assert 'href="../book/playground.html"' in article, f"{chapter} does not link to the playground"

@@ -1,0 +1,54 @@
+"""The timings and session plans on book/instructors.md are measured from the chapters and fit."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("course_plan", ROOT / "tools" / "course_plan.py")
+course_plan = importlib.util.module_from_spec(spec)
+sys.modules["course_plan"] = course_plan      # dataclasses look their module up
+spec.loader.exec_module(course_plan)
+
+
+def test_instructor_page_shows_the_measured_times_and_plans():
+    page = (ROOT / "book" / "instructors.md").read_text(encoding="utf-8")
+    assert course_plan.section() in page, "run `python tools/course_plan.py --write`"
+
+
+def test_every_chapter_is_measured_and_counted():
+    measured = course_plan.chapters()
+    assert [c.name for c in measured] == [p.stem for p in sorted((ROOT / "notebooks").glob("0*.ipynb"))]
+    for chapter in measured:
+        assert chapter.prose_words > 500 and chapter.formal_blocks >= 3, chapter
+        assert sum(chapter.exercises.values()) >= 4 and chapter.misconceptions >= 2, chapter
+        assert chapter.class_minutes() > 0 and chapter.home > chapter.reading > 0
+
+
+def test_block_splitter_separates_formal_blocks_exercises_and_solutions():
+    source = ("Intro words here.\n\n```{prf:theorem} T\n:label: t\n\nA B C\n```\n\n"
+              "```{exercise}\n:label: e\n\n(Code.) X\n```\n\n````{solution} e\n:class: dropdown\n\n"
+              "```python\nx = 1\n```\n````\nTail.")
+    kinds = [kind for kind, _ in course_plan.split_blocks(source)]
+    assert kinds == ["prose", "formal", "prose", "exercise", "prose", "solution", "prose"]
+
+
+def test_every_session_of_every_plan_fits_in_90_minutes():
+    for plan in course_plan.PLANS:
+        minutes = course_plan.session_minutes(plan)
+        assert max(minutes) <= course_plan.SESSION_MINUTES, (plan, minutes)
+    sessions = {name: len(spec["sessions"]) for name, spec in course_plan.PLANS.items()}
+    assert sessions == {"three": 3, "five": 5, "six": 6}
+
+
+def test_the_old_plans_did_not_fit_and_only_chapter_1_pairs_up():
+    measured = course_plan.chapters()
+    fits = [pair for pair in itertools.combinations(range(1, 9), 2)
+            if sum(measured[c - 1].class_minutes() for c in pair) + course_plan.IN_CLASS_EXERCISE
+            <= course_plan.SESSION_MINUTES]
+    assert fits == course_plan.fitting_pairs(measured) and all(a == 1 for a, _ in fits)
+    for old in [(4, 5), (3, 4), (6, 8)]:       # the former three- and five-session plans
+        assert course_plan.pair_minutes(measured, old) > course_plan.SESSION_MINUTES

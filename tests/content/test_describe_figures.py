@@ -1,0 +1,35 @@
+"""The chapters carry the figure descriptions of book/figure_descriptions.yml (tools/describe_figures.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("describe_figures", ROOT / "tools" / "describe_figures.py")
+describe_figures = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(describe_figures)
+
+
+def test_every_chapter_figure_and_slider_is_described_and_applied():
+    # raises on a figure/slider cell without a description or an id found in no chapter
+    changed = describe_figures.apply(check=True)
+    assert not changed, f"run `python tools/describe_figures.py`: {changed} lack their descriptions"
+
+
+def test_slider_alt_is_added_once_and_kept_within_the_code_column():
+    src = 'def draw(k):\n    return k\n\npc.widgets.SliderFigure(draw, [1, 2], name="k (n)", initial=1)'
+    define = 'def describe(k):\n    return f"frame {k}"\n'
+    once = describe_figures.add_slider_alt(src, "describe", define, "x")
+    assert describe_figures.add_slider_alt(once, "describe", define, "x") == once
+    assert once.count("def describe(") == 1 and once.rstrip().endswith("alt=describe)")
+    assert all(len(line) <= describe_figures.WIDTH for line in once.splitlines())
+    black = 'pc.widgets.SliderFigure(\n    draw, [1, 2], name="k", initial=1\n)'
+    assert describe_figures.add_slider_alt(black, "describe", define, "x").endswith(
+        '    draw, [1, 2], name="k", initial=1,\n    alt=describe,\n)')
+    with pytest.raises(ValueError, match="no 'pc.widgets.SliderFigure\\(' call"):
+        describe_figures.add_slider_alt("x = 1", "describe", define, "x")
+    with pytest.raises(ValueError, match="another alt="):
+        describe_figures.add_slider_alt(once.replace("alt=describe", "alt=other"), "describe", define, "x")

@@ -1,0 +1,240 @@
+"""The instructor question banks: counted, well-formed, and every stated number recomputed.
+
+Each bank (book/instructor/bank_NN.md) has concept questions `### QN.k` with options A-D, one
+answer and a misconception for each wrong option, and exam problems `### EN.k` with a worked
+solution and a marking scheme whose points add up to the stated total. The numeric checks run the
+`perceptron` package on the problems' data and look for the results in the text, so a bank that
+states a wrong number fails here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import perceptron as pc
+
+ROOT = Path(__file__).resolve().parents[2]
+BANKS = sorted((ROOT / "book" / "instructor").glob("bank_*.md"))
+CHAPTERS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+
+
+def bank(number: int) -> str:
+    return (ROOT / "book" / "instructor" / f"bank_{number:02d}.md").read_text(encoding="utf-8")
+
+
+def items(text: str, kind: str) -> dict[str, str]:
+    """Map 'Q1.3' (or 'E1.3') to the text of that item, up to the next heading."""
+    parts = re.split(r"^(#{2,3} .*)$", text, flags=re.M)
+    found = {}
+    for heading, body in zip(parts[1::2], parts[2::2]):
+        match = re.match(rf"### ({kind}\d\.\d+):", heading)
+        if match:
+            found[match.group(1)] = body
+    return found
+
+
+def test_one_bank_per_chapter_in_the_toc():
+    assert [p.stem for p in BANKS] == [f"bank_{i:02d}" for i in range(1, len(CHAPTERS) + 1)]
+    toc = (ROOT / "_toc.yml").read_text()
+    for path in BANKS:
+        assert f"book/instructor/{path.stem}" in toc
+    for number, chapter in enumerate(CHAPTERS, start=1):
+        assert f"notebooks/{chapter.stem}" in bank(number), f"bank {number} does not link its chapter"
+
+
+@pytest.mark.parametrize("number", range(1, 9))
+def test_concept_questions_have_an_answer_and_a_misconception_per_distractor(number):
+    questions = items(bank(number), "Q")
+    assert len(questions) >= 6, f"bank {number} has {len(questions)} concept questions"
+    for name, body in questions.items():
+        options = re.findall(r"^- \*\*([A-D])\.\*\* \S", body, flags=re.M)
+        assert options == ["A", "B", "C", "D"], (name, options)
+        answers = re.findall(r"^\*\*Answer: ([A-D])\.\*\* \S", body, flags=re.M)
+        assert len(answers) == 1, name
+        distractors = body.split("**Distractors.**")[1]
+        named = re.findall(r"^- ([A-D]): \S.{20,}", distractors, flags=re.M)
+        assert sorted(named) == sorted(set("ABCD") - {answers[0]}), (name, named)
+
+
+@pytest.mark.parametrize("number", range(1, 9))
+def test_exam_problems_have_a_solution_and_a_marking_scheme_that_adds_up(number):
+    problems = items(bank(number), "E")
+    assert len(problems) >= 3, f"bank {number} has {len(problems)} exam problems"
+    for name, body in problems.items():
+        assert "**Solution.**" in body, name
+        total = re.search(r"\*\*Marking scheme \((\d+) points\)\.\*\*", body)
+        assert total, name
+        scheme = body[total.end():]
+        points = [int(p) for p in re.findall(r"(\d+) points?\b", scheme)]
+        assert points and sum(points) == int(total.group(1)), (name, points)
+
+
+def test_answer_letters_are_not_all_the_same():
+    letters = [re.search(r"\*\*Answer: ([A-D])", body).group(1)
+               for n in range(1, 9) for body in items(bank(n), "Q").values()]
+    assert len(set(letters)) >= 3
+
+
+# ---- the numbers stated in the banks, recomputed ---------------------------------------------
+
+def test_bank_1_numbers():
+    text = bank(1)
+    w, b = np.array([3.0, -4.0]), 10.0
+    assert b / np.linalg.norm(w) == 2 and "10 / 5 = 2" in text                       # Q1.1
+    w, b, x = np.array([5.0, 12.0]), -26.0, np.array([1.0, 1.0])                       # E1.1
+    score = pc.decision_function(x[None], w, b)[0]
+    assert score == -9 and pc.predict(x[None], w, b)[0] == -1
+    foot = x - score / (w @ w) * w
+    assert np.allclose(foot * 169, [214, 277]) and np.isclose(foot @ w + b, 0)
+    assert "(214/169,\\ 277/169)" in text and "9/13 \\approx 0.6923" in text
+    X, y = np.array([[1.0, 3.0], [-1.0, 1.0]]), np.array([1, -1])                     # E1.2
+    w_p, b_p = pc.prototype(X, y)
+    assert np.allclose(w_p, [2, 2]) and np.isclose(b_p, -4) and "= -4$" in text
+    assert pc.predict(np.array([[1.0, 1.0]]), w_p, b_p)[0] == 1
+    X, y = np.array([[2.0, 0.0], [0.0, 0.0]]), np.array([1, -1])                      # Q1.6
+    w_p, b_p = pc.prototype(X, y)
+    assert np.allclose(w_p, [2, 0]) and np.isclose(b_p, -2)
+
+
+def notes_rule_run(X, y, max_epochs=100):
+    """The 36-350 notes' rule, bias "one": update when y != sgn(w.x + b), sgn(0) = +1."""
+    w, b, updates = np.zeros(X.shape[1]), 0.0, []
+    for _ in range(max_epochs):
+        clean = True
+        for i in range(len(y)):
+            if y[i] != (1 if X[i] @ w + b >= 0 else -1):
+                w, b, clean = w + y[i] * X[i], b + y[i], False
+                updates.append(i)
+        if clean:
+            return w, b, updates
+
+
+def test_bank_2_numbers():
+    text = bank(2)
+    X, y = np.array([[1.0, 2.0], [2.0, -1.0], [-1.0, -1.0]]), np.array([1, -1, -1])   # E2.1
+    run = pc.train(X, y, record=True)
+    assert [u.index for u in run.history] == [0, 1] and run.epochs == 2 and run.converged
+    assert np.array_equal(run.history[0].w, [1, 2]) and run.history[0].b == 1
+    assert np.array_equal(run.w, [-1, 3]) and run.b == 0 and "$w = (-1, 3)$, $b = 0$" in text
+    half = pc.train(X, y, eta=0.5)
+    assert np.array_equal(half.w, [-0.5, 1.5]) and "$w = (-0.5, 1.5)$" in text
+    w, b, updates = notes_rule_run(X, y)
+    assert updates == [1, 2] and np.array_equal(w, [-1, 2]) and b == -2 and "$w = (-1, 2)$," in text
+    first = pc.train(np.array([[2.0, 1.0], [-1.0, -1.0]]), np.array([1, -1]), record=True).history[0]  # Q2.5
+    assert np.array_equal(first.w, [2, 1]) and first.b == 1
+    w0, xi, xj = np.array([0.0, 1.0]), np.array([1.0, -2.0]), np.array([-1.0, 1.0])    # E2.3
+    w1 = w0 + xi
+    assert (xi @ w0, xj @ w0, xi @ w1, xj @ w1) == (-2, 1, 3, -2)
+    scales = {s: pc.train(s * X, y, bias="radius", record=True) for s in (1.0, 10.0)}  # Q2.6
+    assert [u.index for u in scales[1.0].history] == [u.index for u in scales[10.0].history]
+
+
+def test_bank_3_numbers():
+    X, y = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]]), np.array([1, 1, -1])    # E3.1
+    w, b = np.array([-1.0, 0.0]), 0.0
+    assert np.array_equal(pc.functional_margins(X, y, w, b), [-1, 0, -1])
+    assert pc.perceptron_criterion(X, y, w, b) == 2
+    w2, b2 = w + y[1] * X[1], b + y[1]
+    assert np.array_equal(pc.functional_margins(X, y, w2, b2), [0, 2, -1])
+    assert pc.perceptron_criterion(X, y, w2, b2) == 1 and "New $E = 0 + 0 + 1 = 1$" in bank(3)
+    assert pc.total_loss(X, y, np.zeros(2), 0.0, loss="hinge") == len(y)                # Q3.7
+    assert pc.perceptron_criterion(X, y, np.zeros(2), 0.0) == 0                         # Q3.1
+
+
+def test_bank_4_numbers():
+    text = bank(4)
+    assert np.isclose(pc.max_margin([[1.0, 1.0], [-1.0, -1.0]], [1, -1]).gamma, math.sqrt(2))  # Q4.2
+    X, y = np.array([[2.0, 0.0], [3.0, 2.0], [0.0, 0.0], [0.0, 2.0]]), np.array([1, 1, -1, -1])  # E4.1
+    assert np.array_equal(pc.functional_margins(X, y, np.array([2.0, 1.0]), -3.0), [1, 5, 3, 1])
+    assert np.isclose(pc.geometric_margin(X, y, np.array([2.0, 1.0]), -3.0), 1 / math.sqrt(5))
+    best = pc.max_margin(X, y)
+    assert np.allclose(best.w, [1, 0]) and np.isclose(best.b, -1) and np.isclose(best.gamma, 1)
+    support = np.flatnonzero(np.isclose(pc.functional_margins(X, y, best.w, best.b), best.gamma))
+    assert support.tolist() == [0, 2, 3]
+    run = pc.train(X, y)
+    assert np.array_equal(run.w, [2, -2]) and run.b == -1 and "$w = (2, -2)$, $b = -1$" in text
+    assert np.isclose(pc.geometric_margin(X, y, run.w, run.b), 1 / (2 * math.sqrt(2)))
+    assert "0.3536" in text and "0.4472" in text
+    w, b, x = np.array([3.0, 4.0]), -5.0, np.array([2.0, 1.0])                          # E4.3
+    assert (x @ w + b) / 5 == 1
+    moved = x - w / np.linalg.norm(w)
+    assert np.isclose(moved @ w + b, 0) and np.allclose(moved, [1.4, 0.2])
+    # exactly: (1.4, 0.2) = (7, 1)/5, so the score is (3*7 + 4*1 - 25)/5 = 0, predicted +1, margin 0
+    assert pc.predict(np.array([[7.0, 1.0]]), w, 5 * b)[0] == 1
+    assert np.array([7.0, 1.0]) @ w + 5 * b == 0                       # margin 0: a training mistake
+
+
+def test_bank_5_numbers():
+    text = bank(5)
+    X, y = np.array([[2.0, 0.0], [0.0, 1.0]]), np.array([1, -1])                      # E5.2
+    run = pc.train(X, y, bias="none", record=True)
+    assert run.mistakes == 2 and np.array_equal(run.w, [2, -1])
+    assert np.isclose(pc.max_margin(X, y, bias="none").gamma, 2 / math.sqrt(5)) and "0.8944" in text
+    assert np.isclose(pc.mistake_bound(X, y, bias="none"), 5) and "= 5 \\ge M = 2" in text
+    assert (2 / 0.5) ** 2 == 16                                                        # Q5.2
+
+
+def test_bank_6_numbers():
+    X = np.array([[1.0, 1.0], [1.0, -1.0], [-1.0, -1.0], [-1.0, 1.0]])                # E6.1
+    y = np.array([1, -1, 1, -1])
+    history = pc.train(X, y, max_epochs=1, record=True).history
+    states = [(u.w.tolist(), u.b) for u in history]
+    assert states == [([1, 1], 1), ([0, 2], 0), ([-1, 1], 1), ([0, 0], 0)]
+    errors = [int(np.sum(pc.functional_margins(X, y, np.array(w), b) <= 0)) for w, b in states]
+    assert errors == [3, 2, 1, 4]
+    pocket = pc.pocket(X, y, max_epochs=1, shuffle=False)
+    assert np.array_equal(pocket.w, [-1, 1]) and pocket.b == 1 and pocket.errors == 1
+    assert pc.fewest_errors_line(X, y).errors == 1
+    average = pc.averaged(X, y, max_epochs=1, shuffle=False)
+    assert np.array_equal(average.w, [0, 1]) and average.b == 0.5 and average.errors == 2
+    cycle = pc.find_cycle(X, y)
+    assert (cycle.start, cycle.period, cycle.updates_per_period) == (0, 1, 4)
+    Xc = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])               # Q6.7
+    assert pc.train(Xc, np.array([1, 1, -1, -1]), max_epochs=1).w.tolist() == [0, 0]
+    rho, eps = 0.2, np.array([0.05, 0.10])                                             # E6.3
+    assert np.allclose(rho + (1 - 2 * rho) * eps, [0.23, 0.26])
+
+
+def test_bank_7_numbers():
+    text = bank(7)
+    X = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])                # E7.1
+    y = np.array([1, 1, -1, -1])
+    K = (X @ X.T + 1) ** 2
+    assert np.array_equal(K, 8 * np.eye(4) + 1)
+    run = pc.kernel_train(X, y, kernel="poly", degree=2)
+    assert run.alpha.tolist() == [1, 1, 1, 1] and run.b == 0 and run.mistakes == 4 and run.epochs == 3
+    grid = np.random.default_rng(0).normal(size=(50, 2))
+    scores = ((grid @ X.T + 1) ** 2) @ (run.alpha * y) + run.b
+    assert np.allclose(scores, 8 * grid[:, 0] * grid[:, 1])
+    bound = lambda M, m, delta: 8 * M * math.log(m**2 / delta) / m                    # E7.3
+    assert f"{bound(5, 1000, 0.05):.3f}" == "0.672" and "\\approx 0.672" in text
+    smallest = next(m for m in range(10, 100_000) if bound(5, m, 0.05) <= 0.1)
+    assert smallest == 8430 and "$m = 8430$" in text
+    assert (3 + 1) * (3 + 2) // 2 == 10                                                # Q7.2
+
+
+def test_bank_8_numbers():
+    text = bank(8)
+    X, y = np.array([[11.0], [12.0], [9.0], [8.0]]), np.array([1, 1, -1, -1])          # E8.1, E8.2
+    one = {s: pc.train(s * X, y, bias="one", max_epochs=100_000).mistakes for s in (1.0, 0.1, 10.0)}
+    radius = {s: pc.train(s * X, y, bias="radius", max_epochs=100_000).mistakes for s in (1.0, 0.1, 10.0)}
+    assert one == {1.0: 386, 0.1: 19, 10.0: 28824} and set(radius.values()) == {23}
+    assert "386 mistakes at scale 1, 19 at scale $0.1$ and 28824 at scale 10" in text
+    best = pc.max_margin(X, y)
+    assert pc.radius(X) == 12 and np.isclose(best.gamma, 1) and np.isclose(best.b, -10)
+    assert np.isclose(pc.mistake_bound(X, y, bias="radius"), 576)
+    assert np.isclose(pc.mistake_bound(X, y, bias="one"), 14645) and "= 14645" in text
+    Z = X - 10
+    assert pc.radius(Z) == 2 and np.isclose(pc.max_margin(Z, y).gamma, 1)
+    assert np.isclose(pc.mistake_bound(Z, y, bias="radius"), 16) and np.isclose(pc.mistake_bound(Z, y, bias="one"), 5)
+    assert pc.train(Z, y, bias="one").mistakes == 2 and pc.train(Z, y, bias="radius").mistakes == 2
+    Xs, ys = np.array([[1.0, 1.0], [2.0, 0.0], [-1.0, -1.0], [0.0, -2.0]]), np.array([1, 1, -1, -1])  # E8.3
+    before, after = pc.max_margin(Xs, ys), pc.max_margin(Xs @ np.diag([1.0, 4.0]), ys)
+    assert np.isclose(before.gamma, math.sqrt(2)) and np.isclose(before.b, 0, atol=1e-9) and pc.radius(Xs) == 2
+    assert np.isclose(after.gamma, 2.5) and np.allclose(after.w, [0.6, 0.8]) and np.isclose(after.b, 1.3)
+    assert pc.radius(Xs @ np.diag([1.0, 4.0])) == 8 and "$R/\\gamma^\\star = 8/2.5 = 3.2$" in text

@@ -1,0 +1,93 @@
+"""Run by tests/environments/test_colab_like.py with the Python of a Colab-like virtual environment
+(not .venv).
+
+    python colab_like.py RESULT.json SCENARIO NOTEBOOK...
+
+For each notebook, in order: put the environment in the scenario's starting state, then execute the
+notebook from its first cell with nbclient in an empty working directory (no repository around it,
+as in Colab), ``PERCEPTRON_INSTALL_FROM`` being inherited from the caller. Scenarios:
+
+- ``clean``: no ``perceptron`` of any kind installed (perceptron-course is uninstalled first);
+- ``decoy``: PyPI's unrelated ``perceptron`` (the wheel named by ``DECOY_WHEEL``) installed instead.
+
+Writes, per notebook: wall time, the setup cell's output, the first error (if any), and which
+distributions own the ``perceptron`` import name afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+KERNEL = "colab-like"
+
+
+def pip(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "pip", "-q", "--disable-pip-version-check", *args], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def installed() -> dict[str, str]:
+    out = {}
+    for name in ("perceptron", "perceptron-course"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+def installed_in_subprocess() -> dict[str, str]:
+    # importlib.metadata caches nothing across processes; ask a fresh interpreter.
+    code = f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import colab_like; " \
+           "print(json.dumps(colab_like.installed()))"
+    return json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+
+
+def prepare(scenario: str) -> None:
+    pip("uninstall", "-y", "perceptron-course", "perceptron")
+    if scenario == "decoy":
+        pip("install", "--no-deps", os.environ["DECOY_WHEEL"])
+    assert installed_in_subprocess() == ({"perceptron": "0.4.0"} if scenario == "decoy" else {}), \
+        installed_in_subprocess()
+
+
+def run(path: Path, scenario: str) -> dict:
+    prepare(scenario)
+    nb = nbformat.read(path, as_version=4)
+    record = {"notebook": path.name, "scenario": scenario, "error": None}
+    with tempfile.TemporaryDirectory() as cwd:
+        client = NotebookClient(nb, kernel_name=KERNEL, timeout=600, resources={"metadata": {"path": cwd}})
+        start = time.perf_counter()
+        try:
+            client.execute()
+        except CellExecutionError as error:
+            record["error"] = str(error)[-3000:]
+        record["seconds"] = round(time.perf_counter() - start, 2)
+    setup = next(c for c in nb.cells if c.cell_type == "code")
+    record["setup_output"] = "".join(o.get("text", "") for o in setup.get("outputs", []))
+    record["installed_after"] = installed_in_subprocess()
+    return record
+
+
+def main() -> int:
+    result, scenario, *notebooks = sys.argv[1:]
+    subprocess.run([sys.executable, "-m", "ipykernel", "install", "--sys-prefix", "--name", KERNEL],
+                   check=True, capture_output=True)
+    records = [run(Path(p), scenario) for p in notebooks]
+    Path(result).write_text(json.dumps(records, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

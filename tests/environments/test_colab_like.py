@@ -1,0 +1,127 @@
+"""The Jupyter-native chapters run where a student opens them: a Colab-like environment.
+
+A fresh virtual environment gets only numpy, scipy, scikit-learn, matplotlib, ipywidgets, ipykernel
+and nbclient, at their newest versions on PyPI (not the lock's), and no ``perceptron``. Every chapter
+of _build/jupyter (written by `make book`) is executed from its first cell, in an empty directory,
+with ``PERCEPTRON_INSTALL_FROM`` pointing at a wheel freshly built from this checkout: the setup cell
+must install it and every cell run without error. Then PyPI's unrelated ``perceptron==0.4.0`` (same
+import name) is preinstalled and chapters run again: the setup cell must replace it.
+
+The same wheel and sdist must pass ``twine check``. Per-chapter times are printed and written to
+_build/colab_like.json. Needs PyPI (pip's cache makes repeated runs fast).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+JUPYTER = ROOT / "_build" / "jupyter"
+COLAB_PACKAGES = ["numpy", "scipy", "scikit-learn", "matplotlib", "ipywidgets", "ipykernel", "nbclient"]
+# The decoy run covers the first chapter (the clean run covers all of them): what it tests is the
+# setup cell, which is the same cell in every chapter (tests/environments/test_setup_cell.py checks that).
+DECOY_CHAPTERS = ["01_geometry"]
+
+
+def chapters() -> list[Path]:
+    found = sorted((JUPYTER / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert found, "no Jupyter-native chapters in _build/jupyter: run `make book` first"
+    return found
+
+
+def run(cmd: list, **kwargs) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
+    assert done.returncode == 0, f"{' '.join(map(str, cmd))} failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory) -> Path:
+    # Built from a copy of the sources: setuptools' build/ folder would otherwise linger in the checkout
+    # (and a module deleted from src/ could survive in it, into the next wheel).
+    tree, out = tmp_path_factory.mktemp("tree"), tmp_path_factory.mktemp("dist")
+    shutil.copytree(ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tree / name)
+    run([sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", out, tree])
+    return out
+
+
+@pytest.fixture(scope="module")
+def wheel(dist) -> Path:
+    (found,) = dist.glob("perceptron_course-*.whl")
+    return found
+
+
+@pytest.fixture(scope="module")
+def colab(tmp_path_factory) -> Path:
+    """The Colab-like environment: newest scientific stack from PyPI, no perceptron."""
+    venv = tmp_path_factory.mktemp("colab") / "venv"
+    run([sys.executable, "-m", "venv", venv])
+    python = venv / "bin" / "python"
+    run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--upgrade", "pip", *COLAB_PACKAGES])
+    return python
+
+
+def test_wheel_and_sdist_pass_twine_check(dist):
+    files = sorted(dist.iterdir())
+    assert {f.suffix for f in files} >= {".whl", ".gz"}, files
+    done = run([sys.executable, "-m", "twine", "check", "--strict", *files])
+    assert done.stdout.count("PASSED") == len(files), done.stdout
+
+
+def test_wheel_is_perceptron_course_at_the_book_version(wheel):
+    import perceptron
+
+    assert wheel.name.startswith(f"perceptron_course-{perceptron.__version__}-"), wheel.name
+
+
+def execute(colab: Path, wheel: Path, scenario: str, notebooks: list[Path], tmp_path: Path, **env) -> list[dict]:
+    result = tmp_path / f"{scenario}.json"
+    environ = {**os.environ, "PERCEPTRON_INSTALL_FROM": str(wheel), **env}
+    environ.pop("PYTHONPATH", None)
+    run([colab, Path(__file__).with_name("colab_like.py"), result, scenario, *notebooks], env=environ, cwd=tmp_path)
+    return json.loads(result.read_text())
+
+
+def check(records: list[dict], wheel: Path) -> None:
+    for r in records:
+        assert r["error"] is None, f"{r['notebook']} ({r['scenario']}) failed:\n{r['error']}"
+        expected = f"Installed perceptron-course {wheel.name.split('-')[1]} from {wheel}\n"
+        assert r["setup_output"] == expected, f"{r['notebook']}: setup cell said {r['setup_output']!r}"
+        assert r["installed_after"] == {"perceptron-course": wheel.name.split("-")[1]}, r["installed_after"]
+
+
+def report(records: list[dict]) -> None:
+    path = ROOT / "_build" / "colab_like.json"
+    old = json.loads(path.read_text()) if path.exists() else []
+    keep = [r for r in old if r["scenario"] not in {n["scenario"] for n in records}]
+    path.write_text(json.dumps(keep + records, indent=1))
+    for r in records:
+        print(f"colab-like {r['scenario']:5} {r['notebook']:28} {r['seconds']:7.1f} s")
+
+
+def test_every_chapter_installs_the_package_and_runs(colab, wheel, tmp_path):
+    records = execute(colab, wheel, "clean", chapters(), tmp_path)
+    report(records)
+    check(records, wheel)
+    assert [r["notebook"] for r in records] == [p.name for p in chapters()]
+
+
+def test_setup_cell_replaces_the_unrelated_pypi_perceptron(colab, wheel, tmp_path):
+    decoy_dir = tmp_path / "decoy"
+    # PyPI's perceptron 0.4.0 ("Perceptron multimodal SDK"), with its dependencies, as a student gets it.
+    run([colab, "-m", "pip", "install", "-q", "--disable-pip-version-check", "perceptron==0.4.0"])
+    run([colab, "-m", "pip", "download", "-q", "--no-deps", "perceptron==0.4.0", "-d", decoy_dir])
+    (decoy,) = decoy_dir.glob("perceptron-0.4.0-*.whl")
+    notebooks = [JUPYTER / "notebooks" / f"{name}.ipynb" for name in DECOY_CHAPTERS]
+    records = execute(colab, wheel, "decoy", notebooks, tmp_path, DECOY_WHEEL=str(decoy))
+    report(records)
+    check(records, wheel)

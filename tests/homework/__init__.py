@@ -1,0 +1,1 @@
+"""The homework grader (src/perceptron_homework): build, sandbox, grading."""

@@ -1,0 +1,1 @@
+"""The PDF book read back (`make pdf-test`)."""

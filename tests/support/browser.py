@@ -1,0 +1,78 @@
+"""Debian's Chromium driven by Playwright, offline, on a folder served from 127.0.0.1.
+
+The fixtures ``browser`` and ``server`` (tests/conftest.py) are built from these; ``OfflinePage``
+is the page the browser tests open. Only the standard library is imported here: Playwright is
+imported by the ``browser`` fixture when a test asks for it, so the package tests never need it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+@dataclass(frozen=True)
+class Site:
+    """A built folder that the ``server`` fixture serves, and the make target that builds it."""
+
+    folder: Path
+    target: str
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # keep pytest output readable
+        pass
+
+
+@contextlib.contextmanager
+def serve_folder(folder: Path) -> Iterator[str]:
+    """Serve ``folder`` over HTTP on 127.0.0.1 at a free port; yield its base URL."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+class OfflinePage:
+    """A page whose requests to non-local hosts are aborted, with console errors collected."""
+
+    def __init__(self, browser, base: str, color_scheme: str = "light", viewport: dict | None = None):
+        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900},
+                                           color_scheme=color_scheme)
+        self.blocked: list[str] = []
+        self.errors: list[str] = []
+        self.context.route("**/*", self._route)
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.base = base
+
+    def _route(self, route) -> None:
+        host = urlparse(route.request.url).hostname
+        if host in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            self.blocked.append(route.request.url)
+            route.abort()
+
+    def open(self, path: str) -> None:
+        self.page.goto(f"{self.base}/{path}", wait_until="load")
+        self.page.wait_for_load_state("networkidle")
+
+    def close(self) -> None:
+        self.context.close()
