@@ -2,7 +2,7 @@
 
 The built book (_build/html) is served on 127.0.0.1 and every request to any other host is
 aborted. Each page must load with no console error, show its math as the SVG typeset when the
-book was built (book/_ext/svg_math.py: no MathJax runs in the browser), render its theorem/proof/exercise/solution blocks, and every slider must change its figure when
+book was built (book/_ext/coursebook/svg_math.py: no MathJax runs in the browser), render its theorem/proof/exercise/solution blocks, and every slider must change its figure when
 moved. Screenshots land in _build/screenshots/ for a person to look at.
 
 axe-core (pinned in package.json, installed into node_modules/ by `make node_modules`) checks
@@ -263,7 +263,7 @@ def test_figures_stay_legible_in_dark_mode(browser, server, doc):
 
 @pytest.mark.parametrize("doc", ["notebooks/05_convergence", "book/playground"])
 def test_theme_icons_are_drawn_by_the_icon_font(offline, doc):
-    """No Font Awesome script (book/_ext/icon_css.py): every icon is a letter of the theme's icon font."""
+    """No Font Awesome script (book/_ext/coursebook/icons.py): every icon is a letter of the theme's icon font."""
     offline.open(f"{doc}.html")
     page = offline.page
     page.evaluate("document.fonts.ready")

@@ -1,8 +1,7 @@
 """Code fits the book's code column: no chapter code line wider than 79 characters.
 
 At a 1280 px wide window the book's code column holds 79 characters of its monospace font (the
-browser test measures the rendered cells: none scrolls sideways). `tools/wrap_code_cells.py`
-wraps offending cells with black.
+browser test measures the rendered cells: none scrolls sideways).
 """
 
 from __future__ import annotations
@@ -23,4 +22,4 @@ def test_no_code_line_is_wider_than_the_code_column(path):
     wide = [(k, len(line), line.strip()[:50]) for k, cell in enumerate(nb.cells) if cell.cell_type == "code"
             for line in cell.source.splitlines() if len(line) > LIMIT]
     assert not wide, (f"{path.name}: {len(wide)} code line(s) over {LIMIT} characters, e.g. cell {wide[0][0]} "
-                      f"({wide[0][1]} chars: {wide[0][2]!r}...); `python tools/wrap_code_cells.py {path.name}` wraps them")
+                      f"({wide[0][1]} chars: {wide[0][2]!r}...); wrap them by hand")

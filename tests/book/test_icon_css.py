@@ -1,4 +1,4 @@
-"""The theme's icons come from Font Awesome's CSS and the theme's icon font (book/_ext/icon_css.py).
+"""The theme's icons come from Font Awesome's CSS and the theme's icon font (book/_ext/coursebook/icons.py).
 
 The CSS (npm, package.json) must be the Font Awesome version whose fonts the theme ships: a glyph's
 code point can change between versions. The built pages load no Font Awesome script, and every icon

@@ -1,4 +1,4 @@
-"""The Jupyter-native chapters in _build/jupyter (book/_ext/jupyter_notebooks.py, written by `make book`).
+"""The Jupyter-native chapters in _build/jupyter (book/_ext/coursebook/notebooks.py, written by `make book`).
 
 They are what Colab, a JupyterHub and the download button open, where MyST is not rendered: no
 MyST-only markup may be left, every link into the book must land on a page (and anchor) of the built
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -169,12 +168,11 @@ def test_launch_and_download_buttons_open_the_jupyter_native_notebook(doc):
 
 
 def test_homework_student_notebooks_start_with_the_setup_cell():
-    """tools/jupyter_homework.py moves the setup cell above otter's `import otter` init cell."""
+    """coursebook.homework_notebooks moves the setup cell above otter's `import otter` init cell."""
     import nbformat
 
-    sys.path.insert(0, str(ROOT / "tools"))
-    from jupyter_homework import setup_cell_first
-    from setup_cell import cell_source
+    from coursebook.homework_notebooks import setup_cell_first
+    from coursebook.setup_cell import cell_source
 
     nb = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell('# Initialize Otter\nimport otter\ngrader = otter.Notebook("hw.ipynb")'),

@@ -1,4 +1,4 @@
-"""The built pages stay light and steady (book/_ext/page_weight.py): checked on the built book.
+"""The built pages stay light and steady (book/_ext/coursebook/pages.py): checked on the built book.
 
 Every image has its PNG's own width and height in the markup, so the text does not jump while the
 images arrive (Lighthouse's layout shift); images after a page's first load lazily; no slider frame

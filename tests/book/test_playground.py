@@ -243,7 +243,7 @@ def test_ties_separate_the_two_rules(playground):
 
 
 def test_presets_are_the_packages_datasets():
-    check = subprocess.run([sys.executable, str(ROOT / "tools" / "playground_presets.py"), "--check"],
+    check = subprocess.run([sys.executable, "-m", "coursebook.playground", "--check"],
                            capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
 

@@ -9,24 +9,20 @@ _build/screenshots/slides/.
 
 from __future__ import annotations
 
-import importlib.util
+import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
+from coursebook import plan, slides
 from tests.support.browser import OfflinePage, Site
 
 ROOT = Path(__file__).resolve().parents[2]
 SLIDES = ROOT / "_build" / "slides"
 SHOTS = ROOT / "_build" / "screenshots" / "slides"
 
-spec = importlib.util.spec_from_file_location("course_plan", ROOT / "tools" / "course_plan.py")
-course_plan = importlib.util.module_from_spec(spec)
-sys.modules["course_plan"] = course_plan
-spec.loader.exec_module(course_plan)
-SESSIONS = course_plan.PLANS["five"]["sessions"]
+SESSIONS = plan.PLANS["five"]["sessions"]
 
 
 @pytest.fixture(scope="module")
@@ -50,11 +46,6 @@ def open_deck(browser, server: str, path: str) -> OfflinePage:
     return deck
 
 
-spec_slides = importlib.util.spec_from_file_location("slides", ROOT / "tools" / "slides.py")
-slides = importlib.util.module_from_spec(spec_slides)
-spec_slides.loader.exec_module(slides)
-
-
 def test_one_deck_per_session_made_from_its_chapters():
     decks = sorted(SLIDES.glob("session_*.html"))
     assert [d.name for d in decks] == [f"session_{k}.html" for k in range(1, len(SESSIONS) + 1)]
@@ -63,7 +54,7 @@ def test_one_deck_per_session_made_from_its_chapters():
         assert not re.search(r"""(src|href)=["']https?://""", text), f"{deck.name} references the network"
         expected = 0
         for number in chapters:
-            cells = slides.json.loads(course_plan.CHAPTERS[number - 1].read_text())["cells"]
+            cells = json.loads(plan.CHAPTERS[number - 1].read_text())["cells"]
             markdown = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
             expected += len(slides.statements(markdown))
         assert text.count('<section class="statement">') == expected > 0, deck.name   # every statement

@@ -11,13 +11,13 @@ solution is also found in the full book (_build/html), which `make book` builds 
 from __future__ import annotations
 
 import html
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
 
+from coursebook import solutions, student
 from tests.support.solution_probes import CHAPTERS, leaks, probes, words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,10 +62,7 @@ def test_the_probes_find_every_solution_in_the_full_book(chapter):
 
 
 def test_student_build_has_the_chapters_and_notebooks_but_no_instructor_pages():
-    spec_sb = importlib.util.spec_from_file_location("student_build", ROOT / "tools" / "student_build.py")
-    student_build = importlib.util.module_from_spec(spec_sb)
-    spec_sb.loader.exec_module(student_build)
-    left_out = student_build.instructor_files()
+    left_out = student.instructor_files()
     assert "book/instructors" in left_out and "book/instructor/bank_01" in left_out
     for docname in left_out:
         assert not (STUDENT / "html" / f"{docname}.html").exists(), docname
@@ -85,9 +82,6 @@ def student_text_plain() -> str:
 
 
 def test_notebook_stripper_removes_plain_and_gated_solutions():
-    spec_sb = importlib.util.spec_from_file_location("student_build", ROOT / "tools" / "student_build.py")
-    student_build = importlib.util.module_from_spec(spec_sb)
-    spec_sb.loader.exec_module(student_build)
     md = lambda s: {"cell_type": "markdown", "metadata": {}, "source": s}
     code = lambda s: {"cell_type": "code", "metadata": {}, "source": s, "outputs": [], "execution_count": None}
     notebook = {"cells": [
@@ -97,6 +91,6 @@ def test_notebook_stripper_removes_plain_and_gated_solutions():
         md("```{solution-end}\n```"),
         md("After."),
     ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    stripped = json.dumps(student_build.strip_notebook(notebook))
+    stripped = json.dumps(solutions.drop_from_notebook(notebook))
     assert "SECRET" not in stripped and "secret_three" not in stripped
     assert "Do it." in stripped and "Again." in stripped and "After." in stripped

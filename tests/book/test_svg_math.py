@@ -1,4 +1,4 @@
-"""The book's formulas are typeset to SVG at build time (book/_ext/svg_math.py), never in the browser.
+"""The book's formulas are typeset to SVG at build time (book/_ext/coursebook/svg_math.py), never in the browser.
 
 The extension on its own (a page of Sphinx's MathJax markup in, SVG with MathML out; TeX errors
 stop a build), then every page of the built book: no formula left as TeX, no MathJax script, every
@@ -14,11 +14,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-EXT = ROOT / "book" / "_ext"
+from coursebook import ROOT, svg_math
+
 HTML = ROOT / "_build" / "html"
-sys.path.insert(0, str(EXT))
-import svg_math  # noqa: E402
 
 PAGE = """<!DOCTYPE html><html><head><title>t</title></head><body class="x">
 <p>Let <span class="math notranslate nohighlight">\\(\\|x_i\\| \\le R\\)</span> and
@@ -81,7 +79,7 @@ def sphinx_build(tmp_path: Path, text: str) -> subprocess.CompletedProcess:
     src = tmp_path / "src"
     src.mkdir()
     (src / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(EXT)!r})\nextensions = ['svg_math']\nhtml_math_renderer = 'svg'\n")
+        "extensions = ['coursebook']\nhtml_theme = 'sphinx_book_theme'\nhtml_math_renderer = 'svg'\n")
     (src / "index.rst").write_text(f"Title\n=====\n\n{text}\n")
     return subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(src), str(tmp_path / "out")],
                           capture_output=True, text=True, timeout=300)

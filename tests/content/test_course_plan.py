@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("course_plan", ROOT / "tools" / "course_plan.py")
-course_plan = importlib.util.module_from_spec(spec)
-sys.modules["course_plan"] = course_plan      # dataclasses look their module up
-spec.loader.exec_module(course_plan)
+from coursebook import ROOT
+from coursebook import plan as course_plan
 
 
 def test_instructor_page_shows_the_measured_times_and_plans():
     page = (ROOT / "book" / "instructors.md").read_text(encoding="utf-8")
-    assert course_plan.section() in page, "run `python tools/course_plan.py --write`"
+    assert course_plan.section() in page, "run `python -m coursebook.plan --write`"
 
 
 def test_every_chapter_is_measured_and_counted():

@@ -1,22 +1,16 @@
-"""The chapters carry the figure descriptions of book/figure_descriptions.yml (tools/describe_figures.py)."""
+"""The chapters carry the figure descriptions of book/figure_descriptions.yml (coursebook.figures)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("describe_figures", ROOT / "tools" / "describe_figures.py")
-describe_figures = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(describe_figures)
+from coursebook import figures as describe_figures
 
 
 def test_every_chapter_figure_and_slider_is_described_and_applied():
     # raises on a figure/slider cell without a description or an id found in no chapter
     changed = describe_figures.apply(check=True)
-    assert not changed, f"run `python tools/describe_figures.py`: {changed} lack their descriptions"
+    assert not changed, f"run `python -m coursebook.figures`: {changed} lack their descriptions"
 
 
 def test_slider_alt_is_added_once_and_kept_within_the_code_column():

@@ -12,7 +12,6 @@ two, "2500 times worse" computed in the text) are listed in ALLOWED with the rea
 from __future__ import annotations
 
 import json
-import math
 import re
 from pathlib import Path
 

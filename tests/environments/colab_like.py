@@ -49,8 +49,10 @@ def installed() -> dict[str, str]:
 
 def installed_in_subprocess() -> dict[str, str]:
     # importlib.metadata caches nothing across processes; ask a fresh interpreter.
-    code = f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import colab_like; " \
-           "print(json.dumps(colab_like.installed()))"
+    code = ("import json; from importlib import metadata\nout = {}\n"
+            "for name in ('perceptron', 'perceptron-course'):\n"
+            "    try:\n        out[name] = metadata.version(name)\n"
+            "    except metadata.PackageNotFoundError:\n        pass\nprint(json.dumps(out))")
     return json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
 
 

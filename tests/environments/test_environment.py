@@ -50,10 +50,7 @@ def test_environment_pins_are_the_locks_versions():
 
 def test_environment_holds_what_a_student_runs_and_nothing_else():
     """Binder gets the runtime closure (package, grader, JupyterLab + jupyterlab-myst), not the dev stack."""
-    import sys
-
-    sys.path.insert(0, str(ROOT / "tools"))
-    from write_environment_yml import closure, roots
+    from coursebook.environment import closure, roots
 
     env = set(environment_pins())
     needed = closure(roots())

@@ -1,18 +1,13 @@
-"""tools/oldest_requirements.py, which `make test-oldest` installs: every lower bound of pyproject.toml pinned."""
+"""coursebook.oldest, which `make test-oldest` installs: every lower bound of pyproject.toml pinned."""
 
 from __future__ import annotations
 
-import importlib.util
 import tomllib
-from pathlib import Path
 
 import pytest
 from packaging.version import Version
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("oldest_requirements", ROOT / "tools" / "oldest_requirements.py")
-oldest = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(oldest)
+from coursebook import ROOT, oldest
 
 
 def test_every_dependency_is_pinned_at_its_declared_lower_bound():

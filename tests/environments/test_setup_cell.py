@@ -1,4 +1,4 @@
-"""The setup cell (tools/setup_cell.py) at the top of every chapter and homework master.
+"""The setup cell (coursebook.setup_cell) at the top of every chapter and homework master.
 
 Its install path (Colab-like, with and without PyPI's unrelated `perceptron`) is exercised by
 tests/environments/test_colab_like.py; here: every notebook carries the current cell, it names the version of
@@ -11,21 +11,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-import setup_cell  # noqa: E402
+from coursebook import ROOT, setup_cell
 
 NOTEBOOKS = setup_cell.CHAPTERS + setup_cell.HOMEWORK
 
 
 def test_every_notebook_carries_the_current_cell():
-    done = subprocess.run([sys.executable, ROOT / "tools" / "setup_cell.py", "--check"], capture_output=True, text=True)
-    assert done.returncode == 0, f"stale setup cells (run tools/setup_cell.py):\n{done.stdout}"
+    done = subprocess.run([sys.executable, "-m", "coursebook.setup_cell", "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, f"stale setup cells (run python -m coursebook.setup_cell):\n{done.stdout}"
     assert len(setup_cell.CHAPTERS) >= 8 and len(setup_cell.HOMEWORK) >= 3
 
 

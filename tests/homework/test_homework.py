@@ -35,7 +35,7 @@ from perceptron_homework import checks, grading, plain, sandbox
 from perceptron_homework.build import build
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOL = ROOT / "tools" / "homework.py"
+TOOL = [sys.executable, "-m", "perceptron_homework"]   # the CLI, as `perceptron-homework` runs it
 MASTERS = ROOT / "notebooks" / "homework"
 ASSIGNMENTS = checks.ASSIGNMENTS
 
@@ -314,7 +314,7 @@ def graded(built, tmp_path_factory) -> dict:
         assignment, hangs = group
         folder = folders[group]
         limits = ["--cell-timeout", str(HANG_LIMITS["cell"]), "--test-timeout", str(HANG_LIMITS["test"])] if hangs else []
-        cmd = [*OUTER, sys.executable, str(TOOL), "grade", str(zip_of(built, assignment)), str(folder),
+        cmd = [*OUTER, *TOOL, "grade", str(zip_of(built, assignment)), str(folder),
                "--out", str(folder / "scores.csv"), "--details", str(folder / "details.json"), "--jobs", "2",
                "--timeout", str(BACKSTOP), *limits]
         start = time.monotonic()
@@ -609,7 +609,7 @@ def test_verdict_messages_for_failed_calls():
 
 def test_homework_package_is_linted():
     # The grading kernel and the tool are code like any other: ruff's default rules, none skipped.
-    paths = [ROOT / "src" / "perceptron_homework", ROOT / "tools" / "homework.py", ROOT / "benchmarks" / "homework_batch.py"]
+    paths = [ROOT / "src" / "perceptron_homework", ROOT / "benchmarks" / "homework_batch.py"]
     done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", *map(str, paths)], capture_output=True,
                           text=True, cwd=ROOT, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -8,21 +8,13 @@ student HTML book and notebooks) and tests/pdf/test_student_pdf.py (the student 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+from coursebook import CHAPTERS, ROOT, myst
+
 WINDOW = 8
-
-spec = importlib.util.spec_from_file_location("course_plan", ROOT / "tools" / "course_plan.py")
-course_plan = importlib.util.module_from_spec(spec)
-sys.modules["course_plan"] = course_plan
-spec.loader.exec_module(course_plan)
-
 
 def words(text: str) -> list[str]:
     return re.findall(r"[a-z]{2,}", text.lower())
@@ -55,7 +47,7 @@ def solutions_of(path: Path) -> tuple[list[str], str]:
         if cell["cell_type"] == "markdown":
             if "{solution-start}" in source:
                 source, gated = source.split("{solution-start}", 1)
-            for kind, text in course_plan.split_blocks(source):
+            for kind, text in myst.split(source):
                 (solutions if kind == "solution" else rest).append(text)
         else:
             rest.append(source)

@@ -298,12 +298,13 @@ def convert(app: Sphinx, docname: str, base: str) -> dict:
 def write_notebooks(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.name != "html":
         return
+    chapters = [d for d in sorted(app.env.found_docs) if Path(app.env.doc2path(d)).suffix == ".ipynb"]
+    if not chapters:
+        return
     out = Path(app.outdir).parent / "jupyter"
     base = book_url(app)
     count = 0
-    for docname in sorted(app.env.found_docs):
-        if Path(app.env.doc2path(docname)).suffix != ".ipynb":
-            continue
+    for docname in chapters:
         try:
             notebook = convert(app, docname, base)
         except (ValueError, KeyError, StopIteration) as error:
