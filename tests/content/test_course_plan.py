@@ -22,14 +22,6 @@ def test_every_chapter_is_measured_and_counted():
         assert chapter.class_minutes() > 0 and chapter.home > chapter.reading > 0
 
 
-def test_block_splitter_separates_formal_blocks_exercises_and_solutions():
-    source = ("Intro words here.\n\n```{prf:theorem} T\n:label: t\n\nA B C\n```\n\n"
-              "```{exercise}\n:label: e\n\n(Code.) X\n```\n\n````{solution} e\n:class: dropdown\n\n"
-              "```python\nx = 1\n```\n````\nTail.")
-    kinds = [kind for kind, _ in course_plan.split_blocks(source)]
-    assert kinds == ["prose", "formal", "prose", "exercise", "prose", "solution", "prose"]
-
-
 def test_every_session_of_every_plan_fits_in_90_minutes():
     for plan in course_plan.PLANS:
         minutes = course_plan.session_minutes(plan)

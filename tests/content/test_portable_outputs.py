@@ -9,7 +9,11 @@ what the mathematics determines, rounded, and compute a score that decides a tie
 does, left to right.
 
 Strict nbval (``make test``) checks the outputs on this machine's kernels; this test runs nbval
-again with OpenBLAS forced (``OPENBLAS_CORETYPE``) to two other kernels this CPU can run.
+again with OpenBLAS forced (``OPENBLAS_CORETYPE``) to another kernel this CPU can run, the one most
+different from the native one (Prescott's SSE3 kernels where the CPU has AVX2 or AVX-512). One is
+enough: when the chapters printed BLAS's last bits, every other kernel tried (Prescott, Sandybridge,
+SkylakeX, Cooperlake against the AVX2 outputs) failed the same five cells; a second kernel doubled
+the test's time (about 70 s each) without catching anything the first did not.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ def blas_architectures(env: dict[str, str] | None = None) -> list[str]:
 
 
 def other_kernels(native: list[str]) -> list[str]:
-    """Up to two kernel families this CPU runs, other than ``native``, the ones OpenBLAS picks by itself."""
+    """The kernel family this CPU runs that is most different from ``native`` (what OpenBLAS picks)."""
     flags = set()
     for line in Path("/proc/cpuinfo").read_text().splitlines():
         if line.startswith("flags"):
@@ -47,14 +51,14 @@ def other_kernels(native: list[str]) -> list[str]:
             break
     native_families = {SAME_KERNELS.get(a, a) for a in native}
     order = ["Prescott", "SkylakeX", "Haswell", "Sandybridge"]  # the most different from each other first
-    return [k for k in order if KERNELS[k] <= flags and k not in native_families][:2]
+    return [k for k in order if KERNELS[k] <= flags and k not in native_families][:1]
 
 
 @pytest.mark.skipif(not Path("/proc/cpuinfo").exists(), reason="reads the CPU flags from Linux's /proc/cpuinfo")
 def test_chapter_outputs_are_the_same_with_other_blas_kernels():
     native = blas_architectures()
     kernels = other_kernels(native)
-    assert len(kernels) == 2, f"found only {kernels} to compare with on this CPU"
+    assert len(kernels) == 1, f"found no other kernel to compare with on this CPU ({native})"
     for kernel in kernels:
         env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
         forced = blas_architectures(env)
