@@ -31,10 +31,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import nbformat  # noqa: E402
+import matplotlib.pyplot as plt
+import nbformat
 
-from perceptron.widgets import SliderFigure, figure_to_png  # noqa: E402
+from perceptron.widgets import SliderFigure, figure_to_png
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = 50.0

@@ -24,8 +24,9 @@ and memory ``O(n**2)``, fine for a few thousand points.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Union
+from typing import Union
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray

@@ -20,7 +20,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from perceptron import datasets, train
 from perceptron.estimator import Perceptron
 
-
 # --- scikit-learn's own API checks ----------------------------------------------------------
 
 

@@ -23,7 +23,6 @@ from perceptron.losses import (
     perceptron_loss,
     total_loss,
 )
-
 from tests.package.strategies import separable_data
 
 BIAS_MODES = ["one", "radius", "none"]

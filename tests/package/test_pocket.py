@@ -8,9 +8,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from perceptron import datasets, train
-from perceptron.pocket import pocket
 from perceptron._core import count_errors
-
+from perceptron.pocket import pocket
 from tests.package.strategies import separable_data
 
 BIAS_MODES = ["one", "radius", "none"]

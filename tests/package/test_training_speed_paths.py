@@ -18,9 +18,9 @@ from sklearn.linear_model import Perceptron
 
 import perceptron
 from perceptron import datasets, fast_training, training
+from perceptron._core import bias_scale, sequential_dot, visiting_order
 from perceptron._validation import check_X
 from perceptron.fast_training import fast_loop
-from perceptron._core import bias_scale, sequential_dot, visiting_order
 from perceptron.training import reference_loop
 
 BIAS_MODES = ["one", "radius", "none"]

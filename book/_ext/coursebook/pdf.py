@@ -29,7 +29,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 PDF_NAME = "perceptron.pdf"
 STRIP_FRAMES = 4
-_PAYLOAD = re.compile(r'<script type="application/json">(.*?)</script>', re.S)
+_PAYLOAD = re.compile(r'<script type="application/json">(.*?)</script>', re.DOTALL)
 _NAME = re.compile(r'aria-label="([^"]*)"')
 
 

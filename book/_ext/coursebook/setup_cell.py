@@ -72,7 +72,7 @@ HOMEWORK_EXTRA = {
 
 def version() -> str:
     text = (ROOT / "src" / "perceptron" / "_version.py").read_text()
-    return re.search(r'^__version__ = "([^"]+)"', text, re.M)[1]
+    return re.search(r'^__version__ = "([^"]+)"', text, re.MULTILINE)[1]
 
 
 def repository_url() -> str:
