@@ -11,7 +11,7 @@ everything; the result types live in ``results``; each algorithm has its own mod
 """
 
 from . import datasets, losses
-from ._version import __version__
+from ._version import __version__ as __version__
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
 from .kernel import KernelPerceptron, kernel_predict, kernel_train

@@ -109,8 +109,8 @@ def chapter_slides(path: Path, number: int) -> list[str]:
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     markdown = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
     title = markdown[0].splitlines()[0].lstrip("# ").strip()
-    slides = [f'<section class="chapter"><h2>Chapter {number}</h2><h1>{html.escape(title)}</h1>'
-              f'<div class="learn">{learn_list(markdown[0])}</div></section>']
+    slides = [(f'<section class="chapter"><h2>Chapter {number}</h2><h1>{html.escape(title)}</h1>'
+               f'<div class="learn">{learn_list(markdown[0])}</div></section>')]
     pngs, frames = figures(cells)
     if pngs:
         slides.append(f'<section><h3>{html.escape(title)}</h3><img class="figure" src="{pngs[0]}" '
