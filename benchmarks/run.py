@@ -93,7 +93,7 @@ def machine() -> dict[str, str]:
         "python": platform.python_version(),
         "versions": f"numpy {np.__version__}, scikit-learn {sklearn.__version__}, numba {numba.__version__}",
         "blas": ", ".join(blas) or "none found",
-        "load": "load average %.1f %.1f %.1f" % os.getloadavg(),
+        "load": "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()),
     }
 
 

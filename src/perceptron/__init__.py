@@ -11,13 +11,20 @@ everything; the result types live in ``results``; each algorithm has its own mod
 """
 
 from . import datasets, losses
-from ._version import __version__
+from ._version import __version__ as __version__
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
 from .kernel import KernelPerceptron, kernel_predict, kernel_train
 from .linear import count_errors, decision_function, predict, prototype
-from .losses import (hinge_loss, logistic_loss, loss_slope, loss_subgradient, perceptron_criterion,
-                     perceptron_loss, total_loss)
+from .losses import (
+    hinge_loss,
+    logistic_loss,
+    loss_slope,
+    loss_subgradient,
+    perceptron_criterion,
+    perceptron_loss,
+    total_loss,
+)
 from .margins import functional_margins, geometric_margin, max_margin, radius
 from .nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
 from .pocket import pocket
@@ -54,13 +61,9 @@ __all__ = [
     "TrainResult",
     "Update",
     "VotedPerceptron",
-    "datasets",
-    "losses",
-    "plotting",
-    "proof_plots",
-    "widgets",
     "averaged",
     "count_errors",
+    "datasets",
     "decision_function",
     "fewest_errors_line",
     "find_cycle",
@@ -72,12 +75,15 @@ __all__ = [
     "logistic_loss",
     "loss_slope",
     "loss_subgradient",
+    "losses",
     "max_margin",
     "mistake_bound",
     "perceptron_criterion",
     "perceptron_loss",
+    "plotting",
     "pocket",
     "predict",
+    "proof_plots",
     "proof_quantities",
     "prototype",
     "radius",
@@ -86,4 +92,5 @@ __all__ = [
     "train_sgd",
     "voted",
     "weights_at_epoch_ends",
+    "widgets",
 ]

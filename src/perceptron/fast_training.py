@@ -44,7 +44,7 @@ Measured on 2 cores (benchmarks/README.md), passes of this kind run near memory 
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numba
 import numpy as np

@@ -24,8 +24,8 @@ and memory ``O(n**2)``, fine for a few thousand points.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Union
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -34,7 +34,7 @@ from ._core import overflow_raises, sgn, visiting_order
 from ._validation import check_epochs, check_kernel, check_positive, check_scalar, check_X, check_Xy
 
 KernelFunction = Callable[[NDArray[np.float64], NDArray[np.float64]], ArrayLike]
-KernelSpec = Union[str, KernelFunction]
+KernelSpec = str | KernelFunction
 
 
 def _gram(
@@ -292,5 +292,7 @@ def kernel_predict(model: KernelPerceptron, X: ArrayLike) -> NDArray[np.int64]:
     [1, -1]
     """
     if not isinstance(model, KernelPerceptron):
-        raise ValueError(f"model must be a KernelPerceptron from kernel_train, got {type(model).__name__}")
+        # A ValueError like every bad argument in the package (_validation), not TRY004's TypeError.
+        message = f"model must be a KernelPerceptron from kernel_train, got {type(model).__name__}"
+        raise ValueError(message)  # noqa: TRY004
     return model.predict(X)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray

@@ -20,10 +20,10 @@ HTML = ROOT / "_build" / "html"
 JUPYTER = ROOT / "_build" / "jupyter"
 MYST_ONLY = {
     "role": re.compile(r"\{[\w:-]+\}`"),
-    "directive fence": re.compile(r"^\s*(`{3,}|:{3,})\{", re.M),
-    "colon fence": re.compile(r"^\s*:{3,}", re.M),
-    "label line": re.compile(r"^\s*\([\w:.-]+\)=\s*$", re.M),
-    "directive option": re.compile(r"^\s*:(label|class|nonumber|pyobject|language):", re.M),
+    "directive fence": re.compile(r"^\s*(`{3,}|:{3,})\{", re.MULTILINE),
+    "colon fence": re.compile(r"^\s*:{3,}", re.MULTILINE),
+    "label line": re.compile(r"^\s*\([\w:.-]+\)=\s*$", re.MULTILINE),
+    "directive option": re.compile(r"^\s*:(label|class|nonumber|pyobject|language):", re.MULTILINE),
 }
 NUMBERED = re.compile(r'<a id="(?P<label>[^"]+)"></a>\s*\*\*(?P<kind>[A-Z][a-z]+) (?P<number>\d+(?:\.\d+)*)')
 LINK = re.compile(r"\]\((?P<url>https?://[^)\s]+)\)")

@@ -41,9 +41,9 @@ ALLOWED = {
 
 def prose(cell_source: str) -> str:
     """Markdown without display math, proofs, directive options, labels, links and code spans."""
-    text = re.sub(r"\$\$.*?\$\$", " ", cell_source, flags=re.S)
-    text = re.sub(r"```\{prf:proof\}.*?```", " ", text, flags=re.S)
-    text = re.sub(r"^:\w+:.*$", " ", text, flags=re.M)
+    text = re.sub(r"\$\$.*?\$\$", " ", cell_source, flags=re.DOTALL)
+    text = re.sub(r"```\{prf:proof\}.*?```", " ", text, flags=re.DOTALL)
+    text = re.sub(r"^:\w+:.*$", " ", text, flags=re.MULTILINE)
     text = re.sub(r"\{(?:ref|doc|prf:ref|cite|numref)\}`[^`]*`", " ", text)
     text = re.sub(r"\]\([^)]*\)", "]", text)
     return re.sub(r"\b(?:36-350|2-1)\b", " ", text)          # names of the source notes

@@ -29,7 +29,7 @@ def bank(number: int) -> str:
 
 def items(text: str, kind: str) -> dict[str, str]:
     """Map 'Q1.3' (or 'E1.3') to the text of that item, up to the next heading."""
-    parts = re.split(r"^(#{2,3} .*)$", text, flags=re.M)
+    parts = re.split(r"^(#{2,3} .*)$", text, flags=re.MULTILINE)
     found = {}
     for heading, body in zip(parts[1::2], parts[2::2]):
         match = re.match(rf"### ({kind}\d\.\d+):", heading)
@@ -52,12 +52,12 @@ def test_concept_questions_have_an_answer_and_a_misconception_per_distractor(num
     questions = items(bank(number), "Q")
     assert len(questions) >= 6, f"bank {number} has {len(questions)} concept questions"
     for name, body in questions.items():
-        options = re.findall(r"^- \*\*([A-D])\.\*\* \S", body, flags=re.M)
+        options = re.findall(r"^- \*\*([A-D])\.\*\* \S", body, flags=re.MULTILINE)
         assert options == ["A", "B", "C", "D"], (name, options)
-        answers = re.findall(r"^\*\*Answer: ([A-D])\.\*\* \S", body, flags=re.M)
+        answers = re.findall(r"^\*\*Answer: ([A-D])\.\*\* \S", body, flags=re.MULTILINE)
         assert len(answers) == 1, name
         distractors = body.split("**Distractors.**")[1]
-        named = re.findall(r"^- ([A-D]): \S.{20,}", distractors, flags=re.M)
+        named = re.findall(r"^- ([A-D]): \S.{20,}", distractors, flags=re.MULTILINE)
         assert sorted(named) == sorted(set("ABCD") - {answers[0]}), (name, named)
 
 

@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
-BLOCK = re.compile(r"^(`{3,})\{solution\} (\S+)\n(.*?)^\1[ \t]*$", re.M | re.S)
+BLOCK = re.compile(r"^(`{3,})\{solution\} (\S+)\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)

@@ -32,7 +32,7 @@ def citation() -> dict:
 def changelog_releases() -> list[tuple[str, str]]:
     """(version, date) of every released heading `## [X.Y.Z] - YYYY-MM-DD`, newest first."""
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
-    return re.findall(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$", text, flags=re.M)
+    return re.findall(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$", text, flags=re.MULTILINE)
 
 
 def test_code_licence_is_mit_and_text_licence_is_the_full_cc_by_4():
@@ -109,6 +109,6 @@ def test_every_built_chapter_ends_with_a_report_an_error_link():
     assert len(chapters) == len(list((ROOT / "notebooks").glob("0*.ipynb")))
     for page in chapters:
         text = page.read_text(encoding="utf-8")
-        link = re.search(r'<p class="errata">.*?href="([^"]+)"', text, flags=re.S)
+        link = re.search(r'<p class="errata">.*?href="([^"]+)"', text, flags=re.DOTALL)
         assert link, f"{page.name} has no 'report an error' line"
         assert link.group(1).startswith(f"{repository}/issues/new?title=Erratum%20in%20{page.stem}")

@@ -21,7 +21,8 @@ NOTEBOOKS = setup_cell.CHAPTERS + setup_cell.HOMEWORK
 
 
 def test_every_notebook_carries_the_current_cell():
-    done = subprocess.run([sys.executable, "-m", "coursebook.setup_cell", "--check"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "coursebook.setup_cell", "--check"], capture_output=True,
+                          text=True, check=False)
     assert done.returncode == 0, f"stale setup cells (run python -m coursebook.setup_cell):\n{done.stdout}"
     assert len(setup_cell.CHAPTERS) >= 8 and len(setup_cell.HOMEWORK) >= 3
 
@@ -56,7 +57,7 @@ def test_cell_is_a_silent_no_op_where_the_package_is_installed(homework, tmp_pat
     # A PERCEPTRON_INSTALL_FROM that pip could not install proves that no installation is attempted.
     env = {"PATH": "/usr/bin:/bin", "PERCEPTRON_INSTALL_FROM": str(tmp_path / "no-such-wheel.whl")}
     done = subprocess.run([sys.executable, "-c", setup_cell.cell_source(homework)], capture_output=True,
-                          text=True, env=env, cwd=tmp_path)
+                          text=True, env=env, cwd=tmp_path, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "" and done.stderr == ""
 
@@ -65,7 +66,8 @@ def test_cell_installs_when_the_version_differs(tmp_path):
     """With the wrong version 'installed', the cell goes to pip, with PERCEPTRON_INSTALL_FROM as source."""
     source = setup_cell.cell_source().replace(f'"{setup_cell.version()}"', '"0.0.0-not-this"', 1)
     env = {"PATH": "/usr/bin:/bin", "PERCEPTRON_INSTALL_FROM": str(tmp_path / "no-such-wheel.whl")}
-    done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, env=env, cwd=tmp_path)
+    done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, check=False)
     assert done.returncode != 0
     assert "pip install" in done.stderr and "no-such-wheel.whl" in done.stderr
 

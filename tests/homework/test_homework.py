@@ -198,15 +198,15 @@ FAKES = [
     # Passing the public tests without doing the work: the hidden tests catch both tricks.
     fake("hw2_linear_classifiers", "special_cases_and_delegates",
          [(PREDICT_BODY + "    return np.where(scores >= 0, 1, -1)\n", "    return np.array([1, -1, 1])\n"),
-          ("    return c_plus - c_minus,", "    import perceptron\n    return perceptron.prototype(X, y)\n"
-                                          "    return c_plus - c_minus,")],
+          ("    return c_plus - c_minus,", ("    import perceptron\n    return perceptron.prototype(X, y)\n"
+                                           "    return c_plus - c_minus,"))],
          ["test_predict_matches_reference_on_random_data", "test_predict_points_on_the_hyperplane",
           "test_prototype_matches_reference", "test_prototype_picks_the_nearest_mean"]),
     # One function never returns (the cell that calls it too), another raises.
     fake("hw2_linear_classifiers", "never_returns_and_raises",
          [(PREDICT_BODY, "    while True:\n        pass\n" + PREDICT_BODY),
-          ("    return float(np.min(functional_margins", "    raise RuntimeError('not done')\n"
-                                                         "    return float(np.min(functional_margins")],
+          ("    return float(np.min(functional_margins", ("    raise RuntimeError('not done')\n"
+                                                          "    return float(np.min(functional_margins"))],
          [*names_of("hw2_linear_classifiers", "q1", "q3")], hangs=True),
     fake("hw1_perceptron", "update_sign_error", SIGN_ERROR, SIGN_ERROR_FAILS),
     # The bias is never updated: everything that looks at b, but not the weights-only test.
@@ -318,7 +318,7 @@ def graded(built, tmp_path_factory) -> dict:
                "--out", str(folder / "scores.csv"), "--details", str(folder / "details.json"), "--jobs", "2",
                "--timeout", str(BACKSTOP), *limits]
         start = time.monotonic()
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=10 * BACKSTOP)
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=10 * BACKSTOP, check=False)
         assert done.returncode == 0, done.stderr
         return time.monotonic() - start
 
@@ -496,7 +496,7 @@ def test_two_secrets_draw_different_hidden_data_and_the_key_passes_both(built, t
     for assignment in ASSIGNMENTS:
         a, b = checks.plan(assignment, "first secret"), checks.plan(assignment, "second secret")
         public = checks.plan(assignment, checks.PUBLIC_SECRET)
-        for name, c in checks.checks(assignment).items():
+        for name in checks.checks(assignment):
             args = [json.dumps([call.to_plain() for call in plan[name][0]]) for plan in (a, b, public)]
             uses_rng = name in RANDOM_TESTS[assignment]
             assert (args[0] != args[1] and args[0] != args[2]) == uses_rng, name
@@ -554,7 +554,7 @@ def test_gradescope_layout(built, tmp_path, which):
              *(["--cap-add", "ALL"] if os.getuid() == 0 else [])]
     env = {"PATH": os.environ["PATH"], "AUTOGRADER_ROOT": str(root), "PYTHON": sys.executable}
     done = subprocess.run([*outer, "bash", str(root / "source" / "run_autograder")], env=env, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     results = json.loads((root / "results" / "results.json").read_text())
     assert results["score"] == (12 if which == "key" else 0), results
@@ -605,14 +605,6 @@ def test_verdict_messages_for_failed_calls():
                         "time": "the test ran longer than 4 s: does the code ever return?"}
     assert checks.judge(calls, lambda out: out[0], [{"value": 1}]) == (True, "")
     assert re.match("the answer could not be checked", checks.judge(calls, lambda out: float(out[0]), [{"value": [1]}])[1])
-
-
-def test_homework_package_is_linted():
-    # The grading kernel and the tool are code like any other: ruff's default rules, none skipped.
-    paths = [ROOT / "src" / "perceptron_homework", ROOT / "benchmarks" / "homework_batch.py"]
-    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", *map(str, paths)], capture_output=True,
-                          text=True, cwd=ROOT, check=False)
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_cgroup_caps_the_memory_of_all_processes_together():

@@ -20,7 +20,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from perceptron import datasets, train
 from perceptron.estimator import Perceptron
 
-
 # --- scikit-learn's own API checks ----------------------------------------------------------
 
 
@@ -36,7 +35,8 @@ def _array_api_check_in_fresh_interpreter(keywords: dict) -> None:
         """
     )
     env = {**os.environ, "SCIPY_ARRAY_API": "1"}
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,
+                          check=False)
     assert done.returncode == 0 and done.stdout.strip().endswith("passed"), done.stderr[-2000:]
 
 

@@ -23,7 +23,6 @@ from perceptron.losses import (
     perceptron_loss,
     total_loss,
 )
-
 from tests.package.strategies import separable_data
 
 BIAS_MODES = ["one", "radius", "none"]
@@ -167,13 +166,13 @@ def test_subgradient_inequality_holds_for_the_total_loss(seed, name):
 )
 def test_sgd_on_the_perceptron_loss_is_the_perceptron_bit_for_bit(case, eta, mode, shuffle, seed):
     X, y = case
-    kwargs = dict(eta=eta, bias=mode, shuffle=shuffle, seed=seed, max_epochs=40, record=True)
+    kwargs = {"eta": eta, "bias": mode, "shuffle": shuffle, "seed": seed, "max_epochs": 40, "record": True}
     assert same_run(train_sgd(X, y, loss="perceptron", **kwargs), train(X, y, **kwargs))
 
 
 def test_sgd_on_the_perceptron_loss_matches_train_from_a_nonzero_start():
     X, y = overlapping(8)
-    kwargs = dict(eta=0.5, w0=[1.0, -2.0, 0.5], b0=0.7, max_epochs=15, record=True)
+    kwargs = {"eta": 0.5, "w0": [1.0, -2.0, 0.5], "b0": 0.7, "max_epochs": 15, "record": True}
     assert same_run(train_sgd(X, y, loss="perceptron", **kwargs), train(X, y, **kwargs))
 
 
@@ -183,7 +182,7 @@ def test_sgd_on_the_perceptron_loss_counts_a_zero_score_as_a_mistake_like_train(
     for _ in range(20):
         X = rng.integers(-2, 3, size=(8, 2)).astype(float)
         y = np.where(np.arange(8) % 2 == 0, 1, -1)
-        kwargs = dict(max_epochs=30, record=True)
+        kwargs = {"max_epochs": 30, "record": True}
         ref = train(X, y, **kwargs)
         assert ref.history[0].index == 0  # the zero start scores point 0 exactly 0: a mistake
         assert same_run(train_sgd(X, y, loss="perceptron", **kwargs), ref)
@@ -273,12 +272,12 @@ def test_bias_none_keeps_the_start_bias():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        (dict(loss="squared"), "unknown loss"),
-        (dict(eta=0.0), "eta must be > 0"),
-        (dict(bias="two"), "unknown bias"),
-        (dict(max_epochs=0), "max_epochs must be >= 1"),
-        (dict(w0=[1.0]), "w0 has 1 entries"),
-        (dict(b0=float("nan")), "b0 must be finite"),
+        ({"loss": "squared"}, "unknown loss"),
+        ({"eta": 0.0}, "eta must be > 0"),
+        ({"bias": "two"}, "unknown bias"),
+        ({"max_epochs": 0}, "max_epochs must be >= 1"),
+        ({"w0": [1.0]}, "w0 has 1 entries"),
+        ({"b0": float("nan")}, "b0 must be finite"),
     ],
 )
 def test_train_sgd_rejects_bad_arguments(kwargs, message):

@@ -174,7 +174,7 @@ def test_max_margin_without_bias_passes_through_the_origin():
 
 def test_max_margin_when_more_features_than_points():
     X = np.eye(10)[:3]
-    w, b, gamma = max_margin(X, [1, -1, 1], bias="none")
+    w, _b, gamma = max_margin(X, [1, -1, 1], bias="none")
     np.testing.assert_allclose(w[:3], np.array([1.0, -1.0, 1.0]) / np.sqrt(3), atol=1e-12)
     assert gamma == pytest.approx(1 / np.sqrt(3), rel=1e-12)
 
@@ -238,7 +238,7 @@ def test_max_margin_follows_a_translation_with_the_offset():
 
 @pytest.mark.parametrize("scale", [1e-170, 1e200])
 def test_max_margin_works_at_extreme_scales(scale):
-    w, b, gamma = max_margin([[2.0 * scale, 0.0], [0.0, 0.0]], [1, -1])
+    w, _b, gamma = max_margin([[2.0 * scale, 0.0], [0.0, 0.0]], [1, -1])
     np.testing.assert_allclose(w, [1.0, 0.0], atol=1e-12)
     assert gamma == pytest.approx(scale, rel=1e-12)
 

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from perceptron import datasets, train
-from perceptron.pocket import pocket
 from perceptron._core import count_errors
-
+from perceptron.pocket import pocket
 from tests.package.strategies import separable_data
 
 BIAS_MODES = ["one", "radius", "none"]
@@ -53,7 +54,7 @@ def test_pocket_never_gets_worse(seed, shuffle, bias):
     recorded = [count_errors(X, y, u.w, u.b) for u in result.history]
     assert recorded, "the first update always beats the zero start's n errors"
     # The ratchet: every change of the pocket strictly lowers its error count.
-    assert all(later < earlier for earlier, later in zip(recorded, recorded[1:]))
+    assert all(later < earlier for earlier, later in pairwise(recorded))
     assert result.errors == recorded[-1] == count_errors(X, y, result.w, result.b)
     np.testing.assert_array_equal(result.w, result.history[-1].w)
 

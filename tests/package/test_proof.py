@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.package.strategies import separable_data
 from perceptron import datasets, max_margin, mistake_bound, radius, train
 from perceptron.proof import ProofQuantities, proof_quantities
+from tests.package.strategies import separable_data
 
 RTOL = 1e-9  # the inequalities are exact; this only absorbs rounding
 

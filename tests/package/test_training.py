@@ -12,7 +12,6 @@ from sklearn.linear_model import Perceptron
 
 from perceptron import datasets, train
 from perceptron.margins import functional_margins
-
 from tests.package.strategies import separable_data
 
 BIAS_MODES = ["one", "radius", "none"]

@@ -18,9 +18,9 @@ from sklearn.linear_model import Perceptron
 
 import perceptron
 from perceptron import datasets, fast_training, training
+from perceptron._core import bias_scale, sequential_dot, visiting_order
 from perceptron._validation import check_X
 from perceptron.fast_training import fast_loop
-from perceptron._core import bias_scale, sequential_dot, visiting_order
 from perceptron.training import reference_loop
 
 BIAS_MODES = ["one", "radius", "none"]
@@ -169,9 +169,9 @@ def tie_runs(draw):
     w0 = None if draw(st.booleans()) else np.array(draw(start), float)
     b0 = float(draw(st.integers(-2, 2)))
     shuffle = draw(st.booleans())
-    options = dict(eta=eta, bias=bias, w0=w0, b0=b0, max_epochs=draw(st.integers(1, 12)), shuffle=shuffle,
-                   rule=draw(st.sampled_from(RULES)))
-    return X, y, options | dict(seed=draw(st.integers(0, 99)))
+    options = {"eta": eta, "bias": bias, "w0": w0, "b0": b0, "max_epochs": draw(st.integers(1, 12)),
+               "shuffle": shuffle, "rule": draw(st.sampled_from(RULES))}
+    return X, y, options | {"seed": draw(st.integers(0, 99))}
 
 
 @settings(max_examples=150, deadline=None)
@@ -214,7 +214,7 @@ def rule_pairs(draw):
     d = X.shape[1]
     w0 = None if zero_start else np.array(draw(st.lists(st.integers(-2, 2), min_size=d, max_size=d)), float)
     b0 = 0.0 if zero_start else float(draw(st.integers(-2, 2)))
-    return X, y, dict(bias=bias, w0=w0, b0=b0, max_epochs=draw(st.integers(1, 12)))
+    return X, y, {"bias": bias, "w0": w0, "b0": b0, "max_epochs": draw(st.integers(1, 12))}
 
 
 def first_difference(margin_history, sign_history):

@@ -60,7 +60,7 @@ def html_pages() -> dict[str, BeautifulSoup]:
 
 def page_count() -> int:
     info = subprocess.run(["pdfinfo", str(PDF)], capture_output=True, text=True, check=True).stdout
-    return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+    return int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE).group(1))
 
 
 def html_numbers(soup: BeautifulSoup) -> list[str]:

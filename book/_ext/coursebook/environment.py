@@ -13,7 +13,6 @@ import re
 import sys
 import tomllib
 from importlib import metadata
-from pathlib import Path
 
 from packaging.requirements import Requirement
 

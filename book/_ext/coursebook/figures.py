@@ -19,12 +19,11 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
-from pathlib import Path
 
 import nbformat
 import yaml
 
-from . import ROOT, CHAPTERS
+from . import CHAPTERS, ROOT
 
 DATA = ROOT / "book" / "figure_descriptions.yml"
 CALL = "pc.widgets.SliderFigure("

@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 from sphinx.errors import ExtensionError
+
 from . import ROOT
 from .svg_math import node_executable
 

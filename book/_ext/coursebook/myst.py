@@ -166,7 +166,7 @@ class Role:
         return (match["target"] if match else self.content).strip()
 
 
-EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
+EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.DOTALL)
 
 
 def roles(text: str) -> list[Role]:

@@ -29,7 +29,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 PDF_NAME = "perceptron.pdf"
 STRIP_FRAMES = 4
-_PAYLOAD = re.compile(r'<script type="application/json">(.*?)</script>', re.S)
+_PAYLOAD = re.compile(r'<script type="application/json">(.*?)</script>', re.DOTALL)
 _NAME = re.compile(r'aria-label="([^"]*)"')
 
 
@@ -173,7 +173,7 @@ class ChapterNumbersLikeHtml(SphinxPostTransform):
         for chapter_file in list(self.document.findall(addnodes.start_of_file)):
             number = self.env.toc_secnumbers.get(chapter_file["docname"], {}).get("")
             if number:
-                tex = "\\setcounter{secnumdepth}{2}\\setcounter{chapter}{%d}\n" % (number[0] - 1)
+                tex = "\\setcounter{secnumdepth}{2}\\setcounter{chapter}{" + str(number[0] - 1) + "}\n"
             else:
                 tex = "\\setcounter{secnumdepth}{-1}\n"
             chapter_file.insert(0, nodes.raw("", tex, format="latex"))
@@ -206,7 +206,7 @@ def visit_exercise_latex(self, node) -> None:
     from sphinx_exercise.nodes import visit_exercise_enumerable_node
 
     docname = self.builder.env.sphinx_exercise_registry[node["label"]]["docname"]
-    self.body.append(r"\phantomsection\label{%s}" % self.idescape(f"{docname}:{node['label']}"))
+    self.body.append(r"\phantomsection\label{" + self.idescape(f"{docname}:{node['label']}") + "}")
     visit_exercise_enumerable_node(self, node)
 
 

@@ -31,7 +31,6 @@ from pathlib import Path
 
 from . import CHAPTERS, ROOT, myst
 
-
 PROSE_WPM, FORMAL_WPM, CLASS_FORMAL_WPM = 120, 40, 25
 MINUTES_PER_CODE_CELL, MINUTES_PER_SLIDER, MINUTES_PER_MISCONCEPTION = 1, 5, 3
 IN_CLASS_EXERCISE = 15
@@ -95,7 +94,7 @@ def measure(path: Path) -> Chapter:
             words[kind] += count
             if kind == "formal":
                 formal_blocks += 1
-                if re.search(r"^:class:.*\boptional\b", text, flags=re.M):
+                if re.search(r"^:class:.*\boptional\b", text, flags=re.MULTILINE):
                     optional_words += count
             elif kind == "exercise":
                 exercises[exercise_kind(text)] += 1

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from pathlib import Path
 
 import perceptron as pc
 
@@ -48,7 +47,7 @@ def block() -> str:
 
 def main(argv: list[str]) -> int:
     text = SCRIPT.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.DOTALL)
     if not pattern.search(text):
         raise SystemExit(f"{SCRIPT} has no preset block ({BEGIN} ... {END})")
     new = pattern.sub(lambda _: block(), text)

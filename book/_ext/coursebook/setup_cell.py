@@ -36,7 +36,12 @@ TEMPLATE = '''\
 # Setup: the book's `perceptron` package ({dist} {version}). Does
 # nothing where it is installed; elsewhere (Colab, JupyterHub, Kaggle) installs
 # it, from $PERCEPTRON_INSTALL_FROM if set, replacing PyPI's unrelated one.
-import importlib, importlib.metadata as md, os, subprocess, sys
+import importlib
+import importlib.metadata as md
+import os
+import subprocess
+import sys
+
 BOOK = "{dist}", "{version}"
 SOURCE = "git+{url}@v{version}"{extra_def}
 
@@ -48,7 +53,7 @@ def installed(dist):
 
 def pip(*args):
     done = subprocess.run([sys.executable, "-m", "pip", "-q", *args],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
     if done.returncode:
         raise RuntimeError(f"pip {{' '.join(args)}} failed:\\n{{done.stderr}}")
 
@@ -72,7 +77,7 @@ HOMEWORK_EXTRA = {
 
 def version() -> str:
     text = (ROOT / "src" / "perceptron" / "_version.py").read_text()
-    return re.search(r'^__version__ = "([^"]+)"', text, re.M)[1]
+    return re.search(r'^__version__ = "([^"]+)"', text, re.MULTILINE)[1]
 
 
 def repository_url() -> str:

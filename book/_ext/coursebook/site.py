@@ -25,7 +25,7 @@ from sphinx.config import Config
 from . import ROOT
 
 CHAPTER = re.compile(r"^notebooks/\d\d_[a-z_]+$")
-VERSION = re.compile(r'^__version__\s*=\s*"([^"]+)"', re.M)
+VERSION = re.compile(r'^__version__\s*=\s*"([^"]+)"', re.MULTILINE)
 
 
 def book_version() -> str:

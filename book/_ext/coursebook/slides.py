@@ -19,7 +19,6 @@ import html
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -99,7 +98,7 @@ def figures(cells: list[dict]) -> tuple[list[str], list[str]]:
 def concept_question(number: int) -> tuple[str, str, str]:
     """(question with options, answer line, title) of the first concept question of a bank."""
     bank = (ROOT / "book" / "instructor" / f"bank_{number:02d}.md").read_text(encoding="utf-8")
-    match = re.search(r"^### (Q\d\.\d+): ([^\n]*)\n(.*?)(?=^### )", bank, flags=re.M | re.S)
+    match = re.search(r"^### (Q\d\.\d+): ([^\n]*)\n(.*?)(?=^### )", bank, flags=re.MULTILINE | re.DOTALL)
     title, body = f"{match.group(1)}: {match.group(2)}", match.group(3)
     question = body.split("**Answer:")[0]
     answer = "**Answer:" + body.split("**Answer:")[1].split("**Distractors.**")[0]
@@ -110,8 +109,8 @@ def chapter_slides(path: Path, number: int) -> list[str]:
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     markdown = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
     title = markdown[0].splitlines()[0].lstrip("# ").strip()
-    slides = [f'<section class="chapter"><h2>Chapter {number}</h2><h1>{html.escape(title)}</h1>'
-              f'<div class="learn">{learn_list(markdown[0])}</div></section>']
+    slides = [(f'<section class="chapter"><h2>Chapter {number}</h2><h1>{html.escape(title)}</h1>'
+               f'<div class="learn">{learn_list(markdown[0])}</div></section>')]
     pngs, frames = figures(cells)
     if pngs:
         slides.append(f'<section><h3>{html.escape(title)}</h3><img class="figure" src="{pngs[0]}" '

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 import shutil
 import subprocess
 import sys

@@ -56,7 +56,8 @@ class Typesetter:
 
     def __init__(self) -> None:
         # stderr to a file, not a pipe: a pipe nobody reads would stall Node once it filled up.
-        self.stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+        # It lives as long as the Node process, past this method: close() closes it, no `with` can.
+        self.stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115
         self.process = subprocess.Popen(
             [node_executable(), str(SCRIPT)],
             stdin=subprocess.PIPE,
