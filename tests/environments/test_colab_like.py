@@ -66,7 +66,11 @@ def colab(tmp_path_factory) -> Path:
     venv = tmp_path_factory.mktemp("colab") / "venv"
     run([sys.executable, "-m", "venv", venv])
     python = venv / "bin" / "python"
-    run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--upgrade", "pip", *COLAB_PACKAGES])
+    # uv (in .venv, `make install`) resolves and installs the newest releases as pip would, in seconds;
+    # the chapters' setup cell then installs the book's wheel with the venv's own pip, as in Colab.
+    uv = Path(sys.executable).with_name("uv")
+    run([uv, "pip", "install", "-q", "--python", python, "--upgrade", "pip", *COLAB_PACKAGES],
+        env={**os.environ, "UV_PYTHON_DOWNLOADS": "never"})
     return python
 
 
