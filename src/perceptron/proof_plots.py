@@ -6,10 +6,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from ._style import BOUNDARY_COLOR, CLASS_COLORS, TITLE_Y, new_axes
 from ._ticks import plain_log_ticks
 from .proof import ProofQuantities
+
+_LARGE = 12  # points: type that stays legible where a wide figure is shrunk to a column or a phone
 
 
 def plot_proof_race(q: ProofQuantities, ax: Axes | None = None, *, legend: bool = True) -> Axes:
@@ -61,8 +64,11 @@ def plot_proof_race(q: ProofQuantities, ax: Axes | None = None, *, legend: bool 
 def plot_proof_inequalities(q: ProofQuantities, *, title: str | None = None) -> Figure:
     """Three panels, one per inequality of the convergence proof, along a recorded run.
 
-    ``||w_k||^2 <= k R^2`` (left), ``u.w_k >= k g`` (middle) and ``sqrt(k) g / R <= cos theta_k <= 1``
-    (right), with the measured sequence in the +1 colour and the proved bound in the -1 colour.
+    ``||w_k||^2 <= k R^2`` (top), ``u.w_k >= k g`` (middle) and ``sqrt(k) g / R <= cos theta_k <= 1``
+    (bottom), each panel titled with its inequality, with the measured sequence in the +1 colour
+    and the proved bound in the -1 colour. The panels are stacked and share the axis of updates,
+    with large type, so that the figure stays legible where it is shrunk to a narrow column or a
+    phone's width.
 
     Parameters
     ----------
@@ -81,22 +87,30 @@ def plot_proof_inequalities(q: ProofQuantities, *, title: str | None = None) -> 
     >>> X, y = [[1.0, 0.0], [0.0, 1.0], [-0.5, -0.5]], [1, 1, -1]
     >>> q = proof_quantities(X, y, train(X, y, bias="none", record=True), bias="none")
     >>> fig = plot_proof_inequalities(q, title="tight")
-    >>> [ax.get_legend().get_texts()[1].get_text() for ax in fig.axes]
-    ['k R²', 'k γ', '√k γ / R']
+    >>> len(fig.axes), [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    (3, ['measured', 'proved bound'])
+    >>> fig.axes[2].get_xlabel()
+    'update k'
     >>> plt.close(fig)
     """
-    fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.1))
-    fig.subplots_adjust(left=0.06, right=0.99, bottom=0.17, top=0.86, wspace=0.3)
-    panels = [(q.sq_norm, q.sq_norm_bound, "‖w_k‖² / η²", "k R²"),
-              (q.alignment, q.alignment_bound, "w*·w_k / η", "k γ"),
-              (q.cosine, q.cosine_bound, "cos θ_k", "√k γ / R")]
-    for ax, (measured, bound, name, bound_name) in zip(axes, panels):
-        ax.plot(q.k, measured, "o-", ms=3, color=CLASS_COLORS[1], label=name)
-        ax.plot(q.k, bound, color=CLASS_COLORS[-1], label=bound_name)
-        ax.set_xlabel("update k")
-        ax.set_ylabel(name)
-        ax.legend(fontsize="small")
-    axes[2].axhline(1, color=BOUNDARY_COLOR, ls="--", lw=1)
+    fig, axes = plt.subplots(3, 1, figsize=(5.2, 6.6), sharex=True, layout="constrained")
+    # (measured, bound, y-axis label, the inequality), all divided by the learning rate
+    panels = [(q.sq_norm, q.sq_norm_bound, r"$\|w_k\|^2 / \eta^2$", r"$\|w_k\|^2 \leq k R^2$"),
+              (q.alignment, q.alignment_bound, r"$w^* \cdot w_k / \eta$", r"$w^* \cdot w_k \geq k \gamma$"),
+              (q.cosine, q.cosine_bound, r"$\cos \theta_k$", r"$\sqrt{k}\, \gamma / R \leq \cos \theta_k \leq 1$")]
+    for ax, (measured, bound, name, inequality) in zip(axes, panels):
+        ax.plot(q.k, measured, "o-", ms=3.5, color=CLASS_COLORS[1], label="measured")
+        ax.plot(q.k, bound, lw=2, color=CLASS_COLORS[-1], label="proved bound")
+        ax.set_ylabel(name, fontsize=_LARGE)
+        ax.set_title(inequality, fontsize=_LARGE, loc="left", y=TITLE_Y)
+        ax.tick_params(labelsize=_LARGE)
+    axes[2].axhline(1, color=CLASS_COLORS[-1], ls="--", lw=1.5)
+    axes[2].set_ylim(top=1.12)  # room above the cap at 1
+    axes[2].set_xlabel("update k", fontsize=_LARGE)
+    axes[2].xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
+    for ax in axes:
+        ax.legend(fontsize=_LARGE, framealpha=0.85, handlelength=1.6,
+                  loc="center right" if ax is axes[2] else "upper left")
     if title:
-        fig.suptitle(title)
+        fig.suptitle(title, fontsize=_LARGE)
     return fig

@@ -144,7 +144,30 @@ def test_proof_inequalities_figure_has_one_panel_per_inequality_with_measured_an
         drawn = [line.get_ydata() for line in ax.get_lines()]
         np.testing.assert_allclose(drawn[0], measured)
         np.testing.assert_allclose(drawn[1], bound)
-        assert ax.get_xlabel() == "update k" and ax.get_ylabel(), "every panel labels its y-axis"
+        assert ax.get_ylabel() and ax.get_title(loc="left"), "every panel labels its y-axis and names its inequality"
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["measured", "proved bound"]
+    # stacked on one axis of updates, labelled once, at the bottom
+    assert all(ax.get_shared_x_axes().joined(ax, fig.axes[2]) for ax in fig.axes)
+    assert fig.axes[2].get_xlabel() == "update k"
+
+
+def test_proof_inequalities_figure_stays_legible_on_a_phone():
+    """Shrunk to the 340 px a 390 px wide phone gives a figure of the book, every text is 10 px or more.
+
+    A figure w inches wide shown 340 px wide draws s-point text at s / 72 * 340 / w px: the three
+    panels side by side (10.5 in, legends at 8.3 pt) gave 3.7 px.
+    """
+    from matplotlib.text import Text
+
+    from perceptron.proof_plots import plot_proof_inequalities
+
+    fig = plot_proof_inequalities(_tight_run(), title="tight")
+    fig.canvas.draw()
+    shown = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    assert len(shown) > 20                                 # titles, labels, tick labels, legends
+    smallest = min(t.get_fontsize() for t in shown)
+    assert smallest / 72 * 340 / fig.get_size_inches()[0] >= 10
+    plt.close(fig)
 
 
 # --- drawing cost: fewer tick objects and no title measurement, the same picture -------------------
