@@ -564,7 +564,7 @@
 
     // Settings.
     this.bias = select([["one", "\"one\": b += \u03b7y"], ["radius", "\"radius\": b += \u03b7yR\u00b2"], ["none", "\"none\": no bias"]]);
-    this.rule = select([["margin", "y(w\u00b7x+b) \u2264 0 (the book)"], ["sign", "y \u2260 sgn(w\u00b7x+b), sgn(0)=+1 (36-350)"]]);
+    this.rule = select([["margin", "y(w\u00b7x+b) \u2264 0 (the book)"], ["sign", "y \u2260 sgn(w\u00b7x+b), sgn(0)=+1 (the sign rule)"]]);
     this.eta = number(1, "any", 0);
     this.w01 = number(0); this.w02 = number(0); this.b0 = number(0);
     this.order = select([["fixed", "fixed: 0, 1, 2, \u2026"], ["shuffled", "shuffled every epoch"]]);
