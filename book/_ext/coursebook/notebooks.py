@@ -168,8 +168,10 @@ class Converter:
         if name == "literalinclude":
             return self.literalinclude(arg, options)
         if name in ADMONITIONS or name == "admonition":
-            head = arg if name == "admonition" else name.title()
-            return f"**{self.inline(head)}.** {content}"
+            head = self.inline(arg if name == "admonition" else name.title())
+            if "dropdown" in block.classes:   # folded, as in the book (a quick check and its answer)
+                return f"{anchor}<details>\n<summary>{head}</summary>\n\n{content}\n\n</details>"
+            return f"**{head}.** {content}"
         raise ValueError(f"{self.docname}: MyST directive {{{name}}} has no Jupyter rendering")
 
     def literalinclude(self, arg: str, options: dict[str, str]) -> str:
