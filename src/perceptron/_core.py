@@ -22,7 +22,7 @@ from ._validation import BiasMode, MistakeRule, check_bias, check_epochs, check_
 
 
 def bias_scale(X: NDArray[np.float64], bias: BiasMode) -> float:
-    """Return the constant ``c`` that the bias mode appends to every point (1, R or 0)."""
+    """Return the constant ``kappa`` that the bias mode appends to every point (1, R or 0)."""
     if bias == "one":
         return 1.0
     if bias == "radius":
@@ -107,7 +107,7 @@ def prepare_run(
 
     This is the public functions' boundary: it checks each argument once, then :func:`plan_run`
     works on the checked values. Returns ``(X, y, eta, step_b, max_epochs, next_order)``: the
-    checked data, the bias step ``eta * c**2`` of the bias mode and the function giving each
+    checked data, the bias step ``eta * kappa**2`` of the bias mode and the function giving each
     pass's visiting order.
     """
     Xa, ya = check_Xy(X, y)
@@ -127,12 +127,12 @@ def plan_run(
 ) -> tuple[float, Callable[[], NDArray[np.intp]]]:
     """Return ``(step_b, next_order)`` of a run on trusted, already validated arguments.
 
-    ``step_b = eta * c**2`` is the bias step of the bias mode, ``next_order`` gives each pass's
+    ``step_b = eta * kappa**2`` is the bias step of the bias mode, ``next_order`` gives each pass's
     visiting order (see :func:`visiting_order`).
     """
-    # c * c, not c ** 2: a product is rounded correctly everywhere (IEEE 754), while float ** 2
-    # calls the C library's pow, which glibc misrounds for about 1 value in 1250 (and other
+    # kappa * kappa, not kappa ** 2: a product is rounded correctly everywhere (IEEE 754), while
+    # float ** 2 calls the C library's pow, which glibc misrounds for about 1 value in 1250 (and other
     # libraries differently): step_b would then depend on the platform, and the playground's
     # JavaScript (tests/book/test_playground.py) could not reproduce it.
-    c = bias_scale(X, bias)
-    return eta * (c * c), visiting_order(X.shape[0], shuffle, seed)
+    kappa = bias_scale(X, bias)
+    return eta * (kappa * kappa), visiting_order(X.shape[0], shuffle, seed)

@@ -1,16 +1,18 @@
 """The averaged and the voted perceptron: combine every weight vector the perceptron visits.
 
 Both run the ordinary perceptron for a fixed number of passes ``T = max_epochs`` and record, for
-every weight vector ``(w_k, b_k)`` it holds, its *survival count* ``c_k``: the number of sample
+every weight vector ``(w_k, b_k)`` it holds, its *survival count* ``nu_k``: the number of sample
 visits after which it was the current vector (the visit that created it included, as in Freund and
 Schapire's algorithm [1]_). The counts add up to ``n * T``.
 
 * The **voted** perceptron classifies by a vote of the vectors, each weighted by its count:
-  ``sgn(sum_k c_k sgn(w_k.x + b_k))``.
+  ``sgn(sum_k nu_k sgn(w_k.x + b_k))``.
 * The **averaged** perceptron [1]_, [2]_ replaces the vote by the single hyperplane
-  ``w_avg = sum_k c_k w_k / (n T)``, ``b_avg = sum_k c_k b_k / (n T)``: the plain mean of the
+  ``w_avg = sum_k nu_k w_k / (n T)``, ``b_avg = sum_k nu_k b_k / (n T)``: the plain mean of the
   weights held after each of the ``n T`` sample visits. This is also what scikit-learn computes
-  with ``Perceptron(average=True, tol=None)``.
+  with ``SGDClassifier(loss="perceptron", learning_rate="constant", eta0=1.0, penalty=None,
+  average=True, shuffle=False, tol=None, max_iter=T)``, bias ``"one"``; its ``Perceptron`` has no
+  ``average`` option.
 
 The number of passes is fixed, as in [1]_ and [2]_: a pass without a mistake does not end the run
 early, because the remaining passes still weigh the average. Those passes cannot change the

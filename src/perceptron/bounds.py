@@ -10,16 +10,16 @@ from .margins import _max_margin, _max_row_norm
 
 
 def mistake_bound(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> float:
-    """Return the largest number of mistakes :func:`~perceptron.train` can make from a zero start.
+    """Return an upper bound on the number of mistakes :func:`~perceptron.train` makes from a zero start.
 
     The bound is the one proved for the same ``bias`` mode, with ``R = max_i ||x_i||``:
 
-    * ``"none"``: ``(R / gamma)**2`` with ``gamma`` the largest margin of a hyperplane through
+    * ``"none"``: ``(R / gamma*_0)**2`` with ``gamma*_0`` the largest margin of a hyperplane through
       the origin (Novikoff's theorem);
-    * ``"radius"``: ``(2 R / gamma)**2`` with ``gamma`` the largest margin of any hyperplane
+    * ``"radius"``: ``(2 R / gamma*)**2`` with ``gamma*`` the largest margin of any hyperplane
       (the form in the CMU 36-350 notes; proved by augmenting every point with ``R``);
-    * ``"one"``: Novikoff's bound ``(R' / gamma')**2`` for the points augmented with a 1,
-      ``R' = max_i ||(x_i, 1)||`` and ``gamma'`` their largest margin through the origin.
+    * ``"one"``: Novikoff's bound ``(R~ / gamma~*)**2`` for the points augmented with a 1,
+      ``R~ = max_i ||(x_i, 1)||`` and ``gamma~*`` their largest margin through the origin.
 
     It holds for every learning rate and every visiting order (fixed or shuffled), as long as
     training starts from ``w = 0, b = 0``.

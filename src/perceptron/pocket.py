@@ -81,8 +81,9 @@ def pocket(
         Largest number of passes, >= 1.
     shuffle : bool, default True
         Visit the samples in a fresh random permutation every pass. Gallant's algorithm draws
-        samples at random; on data that are not separable a fixed order can lock the perceptron
-        into a short cycle of weights.
+        every sample independently at random, and his pocket convergence theorem is proved for
+        that sampling, not for this one; on data that are not separable a fixed order can lock
+        the perceptron into a short cycle of weights.
     seed : int or numpy.random.Generator, default 0
         Source of the permutations when ``shuffle`` is True.
     record : bool, default False

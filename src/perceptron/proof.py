@@ -2,8 +2,8 @@
 
 The proof of the mistake bound (Novikoff 1962; Block 1962) follows two numbers through the
 updates of a run started at ``w = 0, b = 0``. Writing every bias mode as the perceptron without
-bias on augmented points ``x~ = (x, c)`` with weights ``w~ = (w, b / c)`` (``c = 1`` for
-``bias="one"``, ``c = R`` for ``"radius"``, no extra coordinate for ``"none"``), and ``u`` a unit
+bias on augmented points ``x~ = (x, kappa)`` with weights ``w~ = (w, b / kappa)`` (``kappa = 1`` for
+``bias="one"``, ``kappa = R`` for ``"radius"``, no extra coordinate for ``"none"``), and ``u`` a unit
 vector separating the augmented points with margin ``g~ = min_i y_i u.x~_i > 0``:
 
 * the squared norm grows slowly: ``||w~_k||^2 <= k eta^2 R~^2`` with ``R~ = max_i ||x~_i||``;
@@ -27,11 +27,11 @@ from .results import ProofQuantities, TrainResult
 
 
 def _augment(X: NDArray[np.float64], bias: str) -> tuple[NDArray[np.float64], float]:
-    """Append the bias mode's constant ``c`` to every row (nothing for ``"none"``); return ``(X~, c)``."""
-    c = bias_scale(X, bias)  # type: ignore[arg-type]
+    """Append the bias mode's constant ``kappa`` to every row (nothing for ``"none"``); return ``(X~, kappa)``."""
+    kappa = bias_scale(X, bias)  # type: ignore[arg-type]
     if bias == "none":
         return X, 0.0
-    return np.column_stack([X, np.full(X.shape[0], c)]), c
+    return np.column_stack([X, np.full(X.shape[0], kappa)]), kappa
 
 
 def proof_quantities(
@@ -108,15 +108,15 @@ def proof_quantities(
         raise ValueError(
             f"result records {len(result.history)} of its {result.mistakes} updates: train with record=True"
         )
-    Xt, c = _augment(Xa, mode)
-    u = _reference(Xa, ya, Xt, c, mode, w_star, b_star)
+    Xt, kappa = _augment(Xa, mode)
+    u = _reference(Xa, ya, Xt, kappa, mode, w_star, b_star)
     margin = float(np.min(ya * (Xt @ u)))
     if margin <= 0:
         raise ValueError(
             f"the reference separator does not separate the data (its smallest margin is {margin:.3g} <= 0)"
         )
     R = _max_row_norm(Xt)
-    W = _augmented_history(result, Xa.shape, c, mode) / eta
+    W = _augmented_history(result, Xa.shape, kappa, mode) / eta
     check_zero_start(W, Xt, ya, [u.index for u in result.history], R)
     k = np.arange(1, len(W) + 1, dtype=np.int64)
     sq_norm = np.einsum("ij,ij->i", W, W)
@@ -141,12 +141,12 @@ def _reference(
     X: NDArray[np.float64],
     y: NDArray[np.float64],
     Xt: NDArray[np.float64],
-    c: float,
+    kappa: float,
     mode: str,
     w_star: ArrayLike | None,
     b_star: float,
 ) -> NDArray[np.float64]:
-    """The unit augmented reference separator ``u``: the given ``(w*, b*/c)`` or the best one."""
+    """The unit augmented reference separator ``u``: the given ``(w*, b*/kappa)`` or the best one."""
     if w_star is None:
         return _max_margin(Xt, y, offset=False).w
     w = check_w(w_star, X.shape[1], name="w_star")
@@ -156,15 +156,15 @@ def _reference(
             raise ValueError(f"bias='none' trains hyperplanes through the origin: b_star must be 0, got {b:g}")
         v = w
     else:
-        v = np.append(w, b / c)
+        v = np.append(w, b / kappa)
     norm = float(np.linalg.norm(v))
     if norm == 0.0:
         raise ValueError("w_star is the zero vector: it defines no separator")
     return v / norm
 
 
-def _augmented_history(result: TrainResult, shape: tuple[int, int], c: float, mode: str) -> NDArray[np.float64]:
-    """Rows ``w~_k = (w_k, b_k / c)`` of the recorded updates (``w_k`` alone for ``"none"``)."""
+def _augmented_history(result: TrainResult, shape: tuple[int, int], kappa: float, mode: str) -> NDArray[np.float64]:
+    """Rows ``w~_k = (w_k, b_k / kappa)`` of the recorded updates (``w_k`` alone for ``"none"``)."""
     n, d = shape
     width = d if mode == "none" else d + 1
     W = np.empty((len(result.history), width))
@@ -175,5 +175,5 @@ def _augmented_history(result: TrainResult, shape: tuple[int, int], c: float, mo
             raise ValueError("the run's bias is not 0: with bias='none' the proof assumes b0 = 0")
         W[row, :d] = update.w
         if mode != "none":
-            W[row, d] = update.b / c
+            W[row, d] = update.b / kappa
     return W

@@ -36,8 +36,8 @@ def train_sgd(
     """Minimise ``sum_i L(y_i (w.x_i + b))`` by stochastic subgradient descent with a constant step.
 
     Each step visits one sample, computes its margin ``m`` with the current ``(w, b)`` and moves
-    against the per-example subgradient ``L'(m) y (x, c)``: ``w -= eta L'(m) y x`` and, as in
-    :func:`~perceptron.train`, ``b -= eta L'(m) y c**2`` with ``c`` fixed by ``bias``. Training
+    against the per-example subgradient ``L'(m) y (x, kappa)``: ``w -= eta L'(m) y x`` and, as in
+    :func:`~perceptron.train`, ``b -= eta L'(m) y kappa**2`` with ``kappa`` fixed by ``bias``. Training
     stops after a pass that made no step or after ``max_epochs`` passes.
 
     With ``loss="perceptron"`` this is Rosenblatt's perceptron: the result has the same ``w``,
@@ -103,8 +103,8 @@ def train_sgd(
     max_epochs = check_epochs(max_epochs)
     w = np.zeros(Xa.shape[1]) if w0 is None else check_w(w0, Xa.shape[1], name="w0").copy()
     b = check_scalar(b0, "b0")
-    c = bias_scale(Xa, mode)
-    c2 = c * c  # as _core.prepare_run: a correctly rounded product, not libm's pow
+    kappa = bias_scale(Xa, mode)
+    kappa2 = kappa * kappa  # as _core.prepare_run: a correctly rounded product, not libm's pow
     next_order = visiting_order(Xa.shape[0], shuffle, seed)
     slope = _SCALAR_SLOPES[name]
     value = _LOSS_VALUES[name]
@@ -123,11 +123,11 @@ def train_sgd(
                     raise diverged("a score")
                 s = slope(ya[i] * score)
                 if s != 0.0:
-                    # A step against the subgradient L'(m) y (x, c); the products are grouped as in
+                    # A step against the subgradient L'(m) y (x, kappa); the products are grouped as in
                     # perceptron.train so that loss="perceptron" reproduces it exactly.
                     step = -eta * s
                     w += (step * ya[i]) * Xa[i]
-                    b += ya[i] * (step * c2)
+                    b += ya[i] * (step * kappa2)
                     updates += 1
                     clean = False
                     if record:

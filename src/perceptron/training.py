@@ -7,14 +7,14 @@ Conventions (stated once in the book's notation page and used everywhere):
   when ``y_i != sgn(w @ x_i + b)`` with ``sgn(0) = +1``, the rule of the CMU 36-350 notes, under
   which a point on the hyperplane is a mistake only when its label is -1;
 * on a mistake ``w += eta * y_i * x_i``; the bias follows the ``bias`` mode, which is the same
-  as augmenting every point with a constant coordinate ``c`` and learning its weight ``b / c``:
+  as augmenting every point with a constant coordinate ``kappa`` and learning its weight ``b / kappa``:
 
   ============  ==========  ===========================  ==============================
-  ``bias``      ``c``       bias update                  mistake bound (zero start)
+  ``bias``      ``kappa``   bias update                  mistake bound (zero start)
   ============  ==========  ===========================  ==============================
   ``"one"``     1           ``b += eta * y_i``           Novikoff on the augmented data
-  ``"radius"``  R           ``b += eta * y_i * R**2``    ``(2 R / gamma)**2``
-  ``"none"``    0           ``b`` stays ``b0``           ``(R / gamma)**2``
+  ``"radius"``  R           ``b += eta * y_i * R**2``    ``(2 R / gamma*)**2``
+  ``"none"``    0           ``b`` stays ``b0``           ``(R / gamma*_0)**2``
   ============  ==========  ===========================  ==============================
 
   where ``R = max_i ||x_i||``.
@@ -119,7 +119,7 @@ def train(
     --------
     pocket : keeps the best weights on data that are not separable.
     averaged : the averaged perceptron.
-    mistake_bound : the number of mistakes this function can make on separable data.
+    mistake_bound : an upper bound on the number of mistakes this function makes on separable data.
 
     References
     ----------

@@ -156,6 +156,12 @@ def test_bank_4_numbers():
     assert np.allclose(best.w, [1, 0]) and np.isclose(best.b, -1) and np.isclose(best.gamma, 1)
     support = np.flatnonzero(np.isclose(pc.functional_margins(X, y, best.w, best.b), best.gamma))
     assert support.tolist() == [0, 2, 3]
+    for i in support:                                   # Q4.4: with both labels left, gamma* never decreases
+        keep = np.arange(len(y)) != i
+        assert len(set(y[keep].tolist())) == 2 and pc.max_margin(X[keep], y[keep]).gamma >= best.gamma - 1e-9
+    with pytest.raises(ValueError, match="only one class"):     # one label left: no margin to maximise
+        pc.max_margin(X[y == 1], y[y == 1])
+    assert "suppose both labels remain" in text
     run = pc.train(X, y)
     assert np.array_equal(run.w, [2, -2]) and run.b == -1 and "$w = (2, -2)$, $b = -1$" in text
     assert np.isclose(pc.geometric_margin(X, y, run.w, run.b), 1 / (2 * math.sqrt(2)))
@@ -211,10 +217,14 @@ def test_bank_7_numbers():
     grid = np.random.default_rng(0).normal(size=(50, 2))
     scores = ((grid @ X.T + 1) ** 2) @ (run.alpha * y) + run.b
     assert np.allclose(scores, 8 * grid[:, 0] * grid[:, 1])
-    bound = lambda M, m, delta: 8 * M * math.log(m**2 / delta) / m                    # E7.3
+    bound = lambda M, n, delta: 8 * M * math.log(n**2 / delta) / n                    # E7.3
     assert f"{bound(5, 1000, 0.05):.3f}" == "0.672" and "\\approx 0.672" in text
-    smallest = next(m for m in range(10, 100_000) if bound(5, m, 0.05) <= 0.1)
-    assert smallest == 8430 and "$m = 8430$" in text
+    smallest = next(n for n in range(10, 100_000) if bound(5, n, 0.05) <= 0.1)
+    assert smallest == 8430 and "$n = 8430$" in text
+    e73 = items(text, "E")["E7.3"]                     # the theorem's hypotheses, and n for the sample size
+    for hypothesis in ("i.i.d.", "started from $w = 0$ with `bias=\"none\"`", "converge on", "$M \\le n/2$"):
+        assert hypothesis in e73, hypothesis
+    assert not re.search(r"\$m\b|\bm\^2|/m\b", e73)
     assert (3 + 1) * (3 + 2) // 2 == 10                                                # Q7.2
 
 
@@ -238,3 +248,24 @@ def test_bank_8_numbers():
     assert np.isclose(before.gamma, math.sqrt(2)) and np.isclose(before.b, 0, atol=1e-9) and pc.radius(Xs) == 2
     assert np.isclose(after.gamma, 2.5) and np.allclose(after.w, [0.6, 0.8]) and np.isclose(after.b, 1.3)
     assert pc.radius(Xs @ np.diag([1.0, 4.0])) == 8 and "$R/\\gamma^\\star = 8/2.5 = 3.2$" in text
+
+
+def test_bank_8_mistakes_and_accuracy_of_the_digit_pairs():
+    """Q8.5: 1 vs 8 costs the most mistakes and scores 0.991; 4 vs 9 takes 4 to 22 mistakes over 20 orders."""
+    from itertools import combinations
+
+    from sklearn.model_selection import train_test_split
+
+    text = bank(8)
+    parts = {}
+    for a, b in combinations(range(10), 2):
+        X, y = pc.datasets.load_digits_pair(a, b)
+        parts[a, b] = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+    fits = {pair: pc.Perceptron().fit(Xa, ya) for pair, (Xa, _, ya, _) in parts.items()}
+    most = max(fits, key=lambda pair: fits[pair].n_mistakes_)
+    Xa, Xb, ya, yb = parts[most]
+    assert most == (1, 8) and f"{fits[most].score(Xb, yb):.3f}" == "0.991"
+    assert "1 against 8 costs the most mistakes and still scores 0.991" in text
+    Xa, _, ya, _ = parts[4, 9]
+    orders = [pc.train(Xa, ya, shuffle=True, seed=s).mistakes for s in range(20)]
+    assert (min(orders), max(orders)) == (4, 22) and "from 4 to 22\nmistakes in 20 shuffled orders" in text

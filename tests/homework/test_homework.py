@@ -661,3 +661,18 @@ def test_autograder_installs_the_books_release_of_our_distribution():
     assert line == f"perceptron-course[homework] @ git+{url}@v{__version__}\n"
     with pytest.raises(ValueError, match="_config.yml"):
         requirements(Path("/") / "nowhere" / "hw.ipynb")
+
+
+def test_hw3_margin_check_gives_the_true_reason_for_gamma_aug_at_most_gamma():
+    # The reason: the best unit (w, b) for the points (x, 1) has ||w|| <= ||(w, b)|| = 1, so as a
+    # hyperplane of the data its geometric margins y (w.x + b) / ||w|| are at least gamma_aug.
+    calls, verdict = checks.plan("hw3_convergence", checks.PUBLIC_SECRET)["test_margins_are_consistent"]
+    passed, message = checks.judge(calls, verdict, [{"value": 0.5}, {"value": 2.0}, {"value": 0.6}])
+    assert not passed and "||w|| <= ||(w, b)|| = 1" in message and "unit w only when" not in message
+    master = nbformat.read(MASTERS / "hw3_convergence.ipynb", as_version=4)
+    public = next(c.source for c in master.cells if "def test_margins_are_consistent" in c.source)
+    assert "||w|| <= ||(w, b)|| = 1" in public
+    X, y = perceptron.datasets.make_separable(50, margin=0.1, seed=11)
+    best = perceptron.max_margin(np.column_stack([X, np.ones(len(y))]), y, bias="none")
+    w, b = best.w[:-1], best.w[-1]
+    assert np.linalg.norm(w) <= 1 and np.min(y * (X @ w + b)) / np.linalg.norm(w) >= best.gamma - 1e-12

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -117,6 +119,22 @@ def test_averaged_matches_scikit_learn_averaged_sgd_perceptron(seed, separable, 
         shuffle=False, tol=None, max_iter=epochs,
     ).fit(X, y)
     result = averaged(X, y, max_epochs=epochs)
+    np.testing.assert_allclose(result.w, sk.coef_[0], rtol=1e-10, atol=1e-12)
+    assert result.b == pytest.approx(sk.intercept_[0], rel=1e-10, abs=1e-12)
+
+
+def test_the_module_docstring_names_the_scikit_learn_call_that_matches():
+    # The docstring once named Perceptron(average=True), which scikit-learn does not have: evaluate
+    # the call it names (with T = 3 passes) and compare.
+    import importlib
+
+    import sklearn.linear_model
+
+    doc = " ".join(importlib.import_module("perceptron.averaged").__doc__.split())
+    named = re.search(r"computes with ``([A-Za-z]+\(.*?\))``", doc).group(1)
+    X, y = overlapping(3, d=3)
+    sk = eval(named, {**vars(sklearn.linear_model), "T": 3}).fit(X, y)
+    result = averaged(X, y, max_epochs=3)
     np.testing.assert_allclose(result.w, sk.coef_[0], rtol=1e-10, atol=1e-12)
     assert result.b == pytest.approx(sk.intercept_[0], rel=1e-10, abs=1e-12)
 

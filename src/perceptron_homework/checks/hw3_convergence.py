@@ -65,7 +65,10 @@ def test_margins_are_consistent(rng):
     def verdict(out):
         gamma, R_aug, gamma_aug = out
         assert all(_is_number(v) for v in (gamma, R_aug, gamma_aug)), "set gamma, R_aug and gamma_aug"
-        assert 0 < gamma_aug <= gamma, "0 < gamma_aug <= gamma: a unit (w, b) has a unit w only when b = 0"
+        assert 0 < gamma_aug <= gamma, (
+            "0 < gamma_aug <= gamma: the best unit (w, b) for the augmented points has ||w|| <= ||(w, b)|| = 1,"
+            " so its margin y (w.x + b) / ||w|| is at least gamma_aug"
+        )
         assert R_aug > 1, "every augmented point has norm at least 1"
 
     return [value("gamma"), value("R_aug"), value("gamma_aug")], verdict
