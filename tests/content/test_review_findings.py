@@ -172,5 +172,10 @@ def test_exercise_1_2_points_at_a_named_section_that_asserts_the_flip():
     assert "neighbour" not in solution
     label = re.search(r"\{ref\}`([^`]+)` asserts the flip only", solution).group(1)
     start = next(i for i, c in enumerate(nb["cells"]) if f"({label})=" in "".join(c["source"]))
-    code = next("".join(c["source"]) for c in nb["cells"][start:] if c["cell_type"] == "code")
+    first = next(i for i in range(start, len(nb["cells"])) if nb["cells"][i]["cell_type"] == "code")
+    code = "".join(nb["cells"][first]["source"])
+    for cell in nb["cells"][first + 1:]:   # with its folded check cells
+        if "check" not in cell["metadata"].get("tags", []):
+            break
+        code += "".join(cell["source"])
     assert "flipped[off_line] == -base[off_line]" in code

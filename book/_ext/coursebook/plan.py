@@ -104,7 +104,9 @@ def measure(path: Path) -> Chapter:
                         in_misconceptions = line.strip().lower() == "## common misconceptions"
                     if in_misconceptions and line.startswith('**"'):
                         misconceptions += 1
-    code_cells = sum(cell["cell_type"] == "code" for cell in cells)
+    # A check cell (tag "check": the assertions behind a claim, folded in the book) is not read.
+    code_cells = sum(cell["cell_type"] == "code" and "check" not in cell["metadata"].get("tags", [])
+                     for cell in cells)
     sliders = sum("SliderFigure(" in "".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
     return Chapter(path.stem, words["prose"], words["formal"], formal_blocks, optional_words,
                    code_cells, sliders, misconceptions, exercises)

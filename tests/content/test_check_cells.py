@@ -1,0 +1,53 @@
+"""Teaching code reads as teaching: the assertions behind a chapter's claims sit in check cells.
+
+A check cell (tag ``check``) follows the cell whose claim it checks; it holds only assertions (or a
+loop of them), prints nothing, and is folded in the book ("Show the check", tag ``hide-input``) and
+collapsed in JupyterLab; nbval runs it like any other cell. A teaching cell may keep one readable
+claim: a single-line ``assert`` as its last statement.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+
+import pytest
+
+from coursebook import CHAPTERS, ROOT
+
+HTML = ROOT / "_build" / "html" / "notebooks"
+
+
+def code_cells(chapter):
+    return [c for c in json.loads(chapter.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+
+
+def only_assertions(node: ast.stmt) -> bool:
+    if isinstance(node, ast.Assert):
+        return True
+    body = getattr(node, "body", None)
+    return isinstance(node, (ast.For, ast.If, ast.With)) and bool(body) and all(map(only_assertions, body))
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_check_cells_hold_only_assertions_and_are_folded(chapter):
+    checks = [c for c in code_cells(chapter) if "check" in c["metadata"].get("tags", [])]
+    assert checks, "a chapter without check cells"
+    for cell in checks:
+        tree = ast.parse("".join(cell["source"]))
+        assert tree.body and all(map(only_assertions, tree.body)), cell["id"]
+        assert "hide-input" in cell["metadata"]["tags"] and cell["metadata"]["jupyter"]["source_hidden"]
+        assert cell["outputs"] == [], f"{cell['id']}: a check prints nothing"
+        assert cell["metadata"]["mystnb"]["code_prompt_show"] == "Show the check"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_the_book_folds_every_check(chapter):
+    page = HTML / f"{chapter.stem}.html"
+    assert page.exists(), "the book is not built: run `make book`"
+    text = page.read_text(encoding="utf-8")
+    checks = sum("check" in c["metadata"].get("tags", []) for c in code_cells(chapter))
+    folds = re.findall(r'<div class="cell tag_check tag_hide-input[^"]*">\s*<details class="[^"]*\bhide above-input">'
+                       r'\s*<summary>\s*<p class="collapsed[^"]*">Show the check</p>', text)
+    assert len(folds) == checks
