@@ -70,7 +70,8 @@ def test_an_unclosed_directive_is_a_clear_error():
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
 def test_every_chapter_block_is_read_with_a_known_name(chapter):
     known = {"exercise", "solution", "solution-start", "solution-end", "literalinclude", "prf:proof",
-             "prf:definition", "prf:theorem", "prf:lemma", "prf:proposition", "prf:algorithm", "prf:corollary"}
+             "prf:definition", "prf:theorem", "prf:lemma", "prf:proposition", "prf:algorithm", "prf:corollary",
+             "admonition"}                                  # the quick checks, folded (:class: dropdown)
     cells = json.loads(chapter.read_text(encoding="utf-8"))["cells"]
     names = [b.name for c in cells if c["cell_type"] == "markdown" for b in myst.blocks("".join(c["source"]))]
     assert names and set(names) <= known
