@@ -1,8 +1,10 @@
-"""The timings and session plans on book/instructors.md are measured from the chapters and fit."""
+"""The timings and session plans on book/instructors.md (and the reading times on book/intro.md) are measured
+from the chapters and fit."""
 
 from __future__ import annotations
 
 import itertools
+import re
 
 from coursebook import ROOT
 from coursebook import plan as course_plan
@@ -38,3 +40,15 @@ def test_the_old_plans_did_not_fit_and_only_chapter_1_pairs_up():
     assert fits == course_plan.fitting_pairs(measured) and all(a == 1 for a, _ in fits)
     for old in [(4, 5), (3, 4), (6, 8)]:       # the former three- and five-session plans
         assert course_plan.pair_minutes(measured, old) > course_plan.SESSION_MINUTES
+
+
+def test_the_home_page_states_the_measured_reading_times():
+    """book/intro.md gives each chapter's home reading minutes, and the rates they come from."""
+    intro = (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
+    section = " ".join(intro.split("## How to read it", 1)[1].split("\n## ", 1)[0].split())
+    stated = dict(re.findall(r"\{doc\}`\.\./notebooks/(\d\d_\w+)`, about (\d+) minutes", section))
+    measured = {chapter.name: str(chapter.reading) for chapter in course_plan.chapters()}
+    assert stated == measured, "book/intro.md: use the home reading minutes of `python -m coursebook.plan`"
+    assert f"prose at {course_plan.PROSE_WPM} words per minute" in section
+    assert f"proofs at {course_plan.FORMAL_WPM} words per minute" in section
+    assert course_plan.MINUTES_PER_CODE_CELL == 1 and "one minute per code cell" in section
