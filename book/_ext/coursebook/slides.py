@@ -76,7 +76,8 @@ def statements(markdown: list[str]) -> list[tuple[str, str, str]]:
 
 
 def learn_list(first_cell: str) -> str:
-    match = re.search(r"\*\*You will learn\*\*\s*\n((?:\s*-.*\n?)+)", first_cell)
+    # the bullets, each with its wrapped continuation lines
+    match = re.search(r"\*\*You will learn\*\*\s*\n((?:[ \t]*-.*\n?|[ \t]+\S.*\n?)+)", first_cell)
     return md(match.group(1)) if match else ""
 
 
