@@ -481,6 +481,11 @@
     return String(s).replace(/-/g, "\u2212");
   }
 
+  /* "1 update", "2 updates", "0 updates". */
+  function plural(n, word) {
+    return n + " " + word + (n === 1 ? "" : "s");
+  }
+
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
@@ -499,6 +504,8 @@
     this.view = 5;         // the canvas shows [-view, view]^2
     this.cursor = [0, 0];
     this.grabbed = -1;     // index of the point the keyboard is moving, or -1
+    this.done = {};        // the tasks done, by key
+    this.records = [];     // the runs that converged, for the tasks that compare two runs
     this.build();
     this.dataChanged();
   }
@@ -518,6 +525,24 @@
       "aria-describedby": "pp-keys",
     });
     var plot = el("div", { class: "pp-plot" }, [this.canvas, help]);
+
+    // The tasks, first: each item's mark turns to "Done", and the news line under the run buttons
+    // (a live region) says which task was done and how.
+    var list = el("ol", { class: "pp-task-list" });
+    this.taskItems = TASKS.map(function (task) {
+      var mark = el("span", { class: "pp-task-mark", text: "To do" });
+      var li = el("li", { class: "pp-task", "data-task": task.key }, [mark, " ", el("strong", { text: task.title }), " " + task.text]);
+      list.appendChild(li);
+      return { li: li, mark: mark };
+    });
+    this.taskProgress = el("p", { class: "pp-task-progress", id: "pp-task-progress", text: "0 of " + TASKS.length + " done." });
+    var tasks = el("section", { class: "pp-tasks", id: "pp-tasks", "aria-labelledby": "pp-tasks-heading" }, [
+      el("h2", { class: "pp-heading", id: "pp-tasks-heading", text: "Try this" }),
+      el("p", { text: "Each task checks itself: its mark turns to \u201cDone\u201d and the line under the Run buttons " +
+        "says what you found." }),
+      list, this.taskProgress,
+    ]);
+    this.taskNews = el("div", { class: "pp-task-news", role: "status", "aria-live": "polite", id: "pp-task-news" });
 
     function labelled(id, text, control) {
       control.id = id;
@@ -634,10 +659,11 @@
     ]);
 
     // Left: the plot, the run buttons under it, the live numbers; right: data and settings.
-    [runBox, this.live, el("h2", { text: "Numbers", class: "pp-heading" }), stats].forEach(function (node) {
+    [runBox, this.live, this.taskNews, el("h2", { text: "Numbers", class: "pp-heading" }), stats].forEach(function (node) {
       plot.appendChild(node);
     });
     var panel = el("div", { class: "pp-panel" }, [pointsBox, settings, layers]);
+    root.appendChild(tasks);
     root.appendChild(el("div", { class: "pp-grid" }, [plot, panel, el("div", { class: "pp-readout" }, [codeBox])]));
 
     this.ctx = this.canvas.getContext("2d");
@@ -665,7 +691,7 @@
     this.points = this.undoStack.pop();
     this.grabbed = -1;
     this.dataChanged();
-    this.say("Undone: " + this.points.length + " points.");
+    this.say("Undone: " + plural(this.points.length, "point") + ".");
   };
 
   Playground.prototype.setPoints = function (X, y) {
@@ -679,9 +705,21 @@
     var p = PRESETS.filter(function (q) { return q.key === key; })[0];
     if (!p) return;
     this.setPoints(p.X, p.y);
-    this.presetCall.textContent = "Python: X, y = " + p.call;
-    this.presetKey = key;
     this.say("Loaded " + p.label + ".");
+  };
+
+  /* The "Python:" line under the presets: the current points as Python gets them. */
+  Playground.prototype.pointsInPython = function () {
+    var X = this.X, y = this.y, n = X.length;
+    if (n === 0) return "Python: no points yet.";
+    var preset = PRESETS.filter(function (p) {
+      return p.X.length === n && p.y.every(function (label, i) {
+        return label === y[i] && p.X[i][0] === X[i][0] && p.X[i][1] === X[i][1];
+      });
+    })[0];
+    if (preset) return "Python: X, y = " + preset.call;
+    if (n <= 10) return "Python: X = " + JSON.stringify(X).replace(/,/g, ", ") + ", y = " + JSON.stringify(y).replace(/,/g, ", ");
+    return "Python: your " + n + " points are the X and y of \u201cThe same run in Python\u201d below.";
   };
 
   Playground.prototype.fitView = function () {
@@ -703,14 +741,14 @@
     var self = this, p = { x: [this.snap(x[0]), this.snap(x[1])], y: label };
     this.edit(function () { self.points.push(p); });
     this.say("Added point " + (this.points.length - 1) + " of class " + (label > 0 ? "+1" : "\u22121") +
-      " at (" + fmt(p.x[0], 6) + ", " + fmt(p.x[1], 6) + "); " + this.points.length + " points.");
+      " at (" + fmt(p.x[0], 6) + ", " + fmt(p.x[1], 6) + "); " + plural(this.points.length, "point") + ".");
   };
 
   Playground.prototype.removePoint = function (k) {
     var self = this;
     if (k < 0) return;
     this.edit(function () { self.points.splice(k, 1); });
-    this.say("Removed point " + k + "; " + this.points.length + " points.");
+    this.say("Removed point " + k + "; " + plural(this.points.length, "point") + ".");
   };
 
   Playground.prototype.nearest = function (x, limit) {
@@ -725,6 +763,7 @@
   Playground.prototype.dataChanged = function () {
     var X = this.points.map(function (p) { return p.x; }), y = this.points.map(function (p) { return p.y; });
     this.X = X; this.y = y;
+    this.presetCall.textContent = this.pointsInPython();
     var both = y.indexOf(1) >= 0 && y.indexOf(-1) >= 0;
     this.best = both ? maxMargin(X, y) : null;
     this.R = X.length ? radius(X) : null;
@@ -766,7 +805,7 @@
       var errors = countErrors(this.X, this.y, s.w0, s.b0, s.rule);
       this.run = {
         s: s, w: s.w0.slice(), b: s.b0, stepB: s.eta * (c * c), epoch: 0, pos: 0, order: null,
-        epochMistakes: 0, updates: 0, visited: -1, updated: -1, finished: false, converged: false,
+        epochMistakes: 0, updates: 0, visited: -1, updated: -1, finished: false, converged: false, path: [],
         errors: errors, seen: {}, cycle: null, rng: s.shuffled ? new NumpyRng(s.seed) : null,
         pocket: { w: s.w0.slice(), b: s.b0, errors: errors },
       };
@@ -804,6 +843,7 @@
       r.updates += 1;
       r.epochMistakes += 1;
       r.updated = i;
+      r.path.push(i);
       r.errors = countErrors(this.X, this.y, r.w, r.b, r.s.rule);
       if (r.errors < r.pocket.errors) r.pocket = { w: r.w.slice(), b: r.b, errors: r.errors };
       updated = true;
@@ -844,14 +884,14 @@
     this.render();
     if (what === "visit" || what === "update") {
       if (updated) {
-        this.say("Update " + r.updates + " on point " + r.updated + ": " + r.errors + " error" + (r.errors === 1 ? "" : "s") + " left.");
+        this.say("Update " + r.updates + " on point " + r.updated + ": " + plural(r.errors, "error") + " left.");
       } else if (r.finished) {
         this.say(this.stateText());
       } else {
         this.say("Point " + r.visited + ": no mistake.");
       }
     } else {
-      this.say((r.updates - startUpdates) + " updates in epoch" + (r.epoch - startEpoch > 1 ? "s " + (startEpoch + 1) + " to " : " ") +
+      this.say(plural(r.updates - startUpdates, "update") + " in epoch" + (r.epoch - startEpoch > 1 ? "s " + (startEpoch + 1) + " to " : " ") +
         r.epoch + ". " + this.stateText());
     }
   };
@@ -861,8 +901,8 @@
     if (!r) return this.problem || "";
     if (r.error) return r.error;
     var text;
-    if (r.converged) text = "Converged: epoch " + r.epoch + " made no mistake (" + r.updates + " updates in all).";
-    else if (r.finished) text = "Stopped after " + r.epoch + " epochs without converging.";
+    if (r.converged) text = "Converged: epoch " + r.epoch + " made no mistake (" + plural(r.updates, "update") + " in all).";
+    else if (r.finished) text = "Stopped after " + plural(r.epoch, "epoch") + " without converging.";
     else if (r.epoch === 0) text = "Ready: no point visited yet.";
     else text = "Running: epoch " + r.epoch + ", " + r.pos + " of " + this.X.length + " points visited in it.";
     if (r.cycle) {
@@ -876,6 +916,145 @@
     // Re-set the text so that assistive technology announces it even when it did not change.
     this.live.textContent = "";
     this.live.textContent = text;
+  };
+
+  /* ----- the "Try this" tasks ----- */
+
+  /* Each task's check reads what the page itself computed (the run, gamma*, the mistake bounds)
+   * and returns the sentence to show when the task is done, or null. A done task stays done.
+   * check(ui, r, fresh, before): r is the current run; fresh is the record of r when r has just
+   * converged (else null), before the records of the runs that converged earlier, oldest first
+   * (the tasks that compare two runs look there). */
+  var OWN = 8; // at most this many points: the student's own, not a preset (30 points or more)
+
+  function zeroStart(s) { return s.w0[0] === 0 && s.w0[1] === 0 && s.b0 === 0; }
+
+  /* The run ended without converging: stopped at the largest number of epochs, or cycling. */
+  function endedUnconverged(r) { return !r.error && !r.converged && (r.finished || r.cycle !== null); }
+
+  /* How many points of b sit elsewhere than in a, point by point; -1 when the labels differ. */
+  function pointsMoved(a, b) {
+    if (a.y.length !== b.y.length) return -1;
+    var moved = 0;
+    for (var i = 0; i < a.y.length; i++) {
+      if (a.y[i] !== b.y[i]) return -1;
+      if (a.X[i][0] !== b.X[i][0] || a.X[i][1] !== b.X[i][1]) moved += 1;
+    }
+    return moved;
+  }
+
+  var TASKS = [
+    {
+      key: "one-update", title: "One update is enough.",
+      text: "Place points of both classes so that the perceptron converges after exactly one update. (With " +
+        "the settings as the page starts, the first update is on point 0: w = y\u2080x\u2080, b = y\u2080.)",
+      check: function (ui, r) {
+        return r.converged && r.updates === 1 ? "converged after exactly 1 update, on point " + r.updated + "." : null;
+      },
+    },
+    {
+      key: "many-updates", title: "Six points, many updates.",
+      text: "With at most six points, from the zero start, make the perceptron need more than 100 updates to " +
+        "converge. (A small margin \u03b3* makes a large mistake bound.)",
+      check: function (ui, r) {
+        return r.converged && ui.X.length <= 6 && zeroStart(r.s) && r.updates > 100
+          ? "converged after " + plural(r.updates, "update") + " on " + plural(ui.X.length, "point") + "." : null;
+      },
+    },
+    {
+      key: "no-line", title: "No line can do it.",
+      text: "Place at most eight points that no line separates and run to convergence: the perceptron " +
+        "never gets there, and the run stops after the largest number of epochs.",
+      check: function (ui, r) {
+        if (!(ui.X.length <= OWN && ui.best === null && endedUnconverged(r))) return null;
+        return "no line separates these " + plural(ui.X.length, "point") + ", and the run " +
+          (r.cycle ? "cycles: the weights at the end of epoch " + r.cycle.again + " repeat earlier ones."
+            : "stopped after " + plural(r.epoch, "epoch") + " without converging.");
+      },
+    },
+    {
+      key: "pocket", title: "The pocket wins.",
+      text: "The pocket keeps the weights with the fewest training errors so far. On at most eight points " +
+        "that no line separates, find a run that ends with the pocket ahead of the last weights.",
+      check: function (ui, r) {
+        if (!(ui.X.length <= OWN && ui.best === null && endedUnconverged(r) && r.pocket.errors < r.errors)) return null;
+        return "the pocket\u2019s weights make " + plural(r.pocket.errors, "error") + ", the last weights " +
+          plural(r.errors, "error") + ".";
+      },
+    },
+    {
+      key: "learning-rate", title: "The learning rate does not matter.",
+      text: "From the zero start, run to convergence, change the learning rate \u03b7, run again on the same " +
+        "points, and compare the updates. Use powers of two (\u03b7 = 1, then 0.5 or 4): in floating point " +
+        "other rates can round a score differently and, rarely, change an update.",
+      check: function (ui, r, fresh, before) {
+        if (!fresh || !zeroStart(r.s)) return null;
+        var same = before.filter(function (old) {
+          // The same settings but eta (the zero start among them), the same points, and the same
+          // points updated in the same order: true in exact arithmetic, and in floating point when eta
+          // is a power of 2 (short of under- or overflow); another eta can round a score differently.
+          return old.key === fresh.key && old.s.eta !== fresh.s.eta && pointsMoved(old, fresh) === 0 &&
+            old.path === fresh.path;
+        })[0];
+        if (!same) return null;
+        return "\u03b7 = " + same.s.eta + " and \u03b7 = " + fresh.s.eta + " made the same " + plural(fresh.updates, "update") +
+          ", on the same points in the same order; only w and b scale with \u03b7.";
+      },
+    },
+    {
+      key: "margin", title: "Shrink the margin.",
+      text: "Run to convergence, move one point so that \u03b3* shrinks (drag it, or G and the arrow keys), " +
+        "and run again: find a move that needs more updates.",
+      check: function (ui, r, fresh, before) {
+        var old = before[before.length - 1];
+        if (!fresh || !old || old.key !== fresh.key || old.s.eta !== fresh.s.eta) return null;
+        if (pointsMoved(old, fresh) !== 1 || old.gamma === null || fresh.gamma === null) return null;
+        if (!(fresh.gamma < old.gamma && fresh.updates > old.updates)) return null;
+        return "\u03b3* went from " + fmt(old.gamma, 4) + " down to " + fmt(fresh.gamma, 4) + " and the updates from " +
+          old.updates + " up to " + fresh.updates + ".";
+      },
+    },
+    {
+      key: "no-bias", title: "No bias, no luck.",
+      text: "With the bias mode \u201cnone\u201d, place at most eight points that a line separates but no " +
+        "line through the origin does, and run: it never converges.",
+      check: function (ui, r) {
+        if (!(r.s.bias === "none" && ui.X.length <= OWN && ui.best !== null && ui.bounds.none === null)) return null;
+        if (!endedUnconverged(r)) return null;
+        return "a line separates these points, none through the origin does, and the run without a bias " +
+          (r.cycle ? "cycles." : "stopped after " + plural(r.epoch, "epoch") + " without converging.");
+      },
+    },
+  ];
+
+  Playground.prototype.checkTasks = function () {
+    var r = this.run, self = this, fresh = null, before = this.records, news = [];
+    if (!r) return;
+    if (r.converged && !r.recorded) {
+      r.recorded = true;
+      var s = r.s;
+      fresh = {
+        X: this.X.map(function (x) { return x.slice(); }), y: this.y.slice(), s: s, updates: r.updates,
+        key: JSON.stringify([s.bias, s.rule, s.w0, s.b0, s.maxEpochs, s.shuffled, s.seed]), // all but eta
+        path: r.path.join(","), gamma: this.best ? this.best.gamma : null,
+      };
+      this.records = before.concat([fresh]).slice(-20);
+    }
+    TASKS.forEach(function (task, k) {
+      if (self.done[task.key]) return;
+      var message = task.check(self, r, fresh, before);
+      if (!message) return;
+      self.done[task.key] = true;
+      self.taskItems[k].li.classList.add("pp-task-done");
+      self.taskItems[k].mark.textContent = "Done \u2713";
+      news.push("Task " + (k + 1) + " done: " + message);
+    });
+    if (news.length) {
+      var count = Object.keys(this.done).length;
+      this.taskProgress.textContent = count + " of " + TASKS.length + " done.";
+      this.taskNews.textContent = "";
+      this.taskNews.textContent = news.join(" ") + " (" + count + " of " + TASKS.length + " tasks done.)";
+    }
   };
 
   /* ----- drawing ----- */
@@ -1079,14 +1258,15 @@
     else if (bound === null) text = s.bias === "none" ? "none: no line through the origin separates the classes" : "none: no line separates the classes";
     else {
       text = fmt(bound, 6) + " (bias \"" + s.bias + "\")";
-      if (r) text = r.updates + " updates so far, bound " + text;
+      if (r) text = plural(r.updates, "update") + " so far, bound " + text;
       if (s.w0[0] !== 0 || s.w0[1] !== 0 || s.b0 !== 0) text += "; it is proved for the zero start only";
     }
     out.bound.textContent = text;
-    out.pocket.textContent = r ? r.pocket.errors + " errors at w = (" + fmt(r.pocket.w[0], 6) + ", " + fmt(r.pocket.w[1], 6) +
+    out.pocket.textContent = r ? plural(r.pocket.errors, "error") + " at w = (" + fmt(r.pocket.w[0], 6) + ", " + fmt(r.pocket.w[1], 6) +
       "), b = " + fmt(r.pocket.b, 6) : "\u2014";
     out.state.textContent = this.stateText();
     this.code.value = this.pythonCode(s);
+    this.checkTasks();
   };
 
   Playground.prototype.pythonCode = function (s) {

@@ -419,3 +419,394 @@ def test_chapters_link_to_the_playground(chapter):
     html = (HTML / "notebooks" / f"{chapter}.html").read_text(encoding="utf-8")
     article = html[html.index('<article class="bd-article">'):]
     assert 'href="../book/playground.html"' in article, f"{chapter} does not link to the playground"
+
+
+# ---------------------------------------------------------------- the tasks, driven as a student --------
+
+TASKS = ["one-update", "many-updates", "no-line", "pocket", "learning-rate", "margin", "no-bias"]
+
+
+class Student:
+    """The playground as a student works it: keys on the focused plot, mouse clicks and drags, buttons,
+    the settings' fields; and what the page shows (the tasks' marks, the news line, the numbers).
+
+    The page is only read, never driven, through ``perceptronPlayground.ui``: where the keyboard
+    cursor is, where a point of the plane falls on the canvas, what the run's numbers are.
+    """
+
+    def __init__(self, offline: OfflinePage):
+        self.offline = offline
+        self.page = offline.page
+        self.canvas = self.page.locator("canvas.pp-canvas")
+
+    def read(self, expression: str):
+        return self.page.evaluate(f"() => {{ const ui = perceptronPlayground.ui; return {expression}; }}")
+
+    def points(self) -> tuple[list[list[float]], list[int]]:
+        points = self.read("ui.points")
+        return [p["x"] for p in points], [p["y"] for p in points]
+
+    def run(self) -> dict:
+        return self.read("""ui.run && {updates: ui.run.updates, epoch: ui.run.epoch, converged: ui.run.converged,
+            finished: ui.run.finished, errors: ui.run.errors, pocket: ui.run.pocket.errors, w: ui.run.w, b: ui.run.b}""")
+
+    def shown(self, name: str) -> str:
+        return self.page.locator(f"#pp-{name}").text_content()
+
+    def press(self, button: str) -> None:
+        self.page.click(f"#pp-{button}")
+
+    def set(self, field: str, value: str) -> None:
+        """Type into a settings field and leave it with Tab, which commits the change."""
+        self.page.fill(f"#pp-{field}", value)
+        self.page.locator(f"#pp-{field}").press("Tab")
+
+    def key_to(self, x: float, y: float) -> None:
+        """Arrow keys on the focused plot, towards (x, y): the cursor moves by 5% of the view."""
+        self.canvas.focus()
+        step = 0.05 * self.read("ui.view")
+        cx, cy = self.read("ui.cursor")
+        for moves, more, less in ((round((x - cx) / step), "ArrowRight", "ArrowLeft"),
+                                  (round((y - cy) / step), "ArrowUp", "ArrowDown")):
+            for _ in range(abs(moves)):
+                self.page.keyboard.press(more if moves > 0 else less)
+
+    def key_point(self, x: float, y: float, label: int) -> None:
+        self.key_to(x, y)
+        self.page.keyboard.press("+" if label > 0 else "-")
+
+    def pixel(self, x: float, y: float) -> tuple[float, float]:
+        self.canvas.scroll_into_view_if_needed()
+        return tuple(self.page.evaluate("""([x, y]) => { const ui = perceptronPlayground.ui, box = ui.canvas.getBoundingClientRect(),
+            p = ui.toPixel([x, y]); return [box.left + ui.canvas.clientLeft + p[0], box.top + ui.canvas.clientTop + p[1]]; }""",
+                                        [x, y]))
+
+    def click_point(self, x: float, y: float, label: int) -> None:
+        """A click adds a point of the chosen class (+1 as the page starts), Shift-click one of the other."""
+        px, py = self.pixel(x, y)
+        if label < 0:
+            self.page.keyboard.down("Shift")
+        self.page.mouse.click(px, py)
+        if label < 0:
+            self.page.keyboard.up("Shift")
+
+    def drag(self, start: tuple[float, float], end: tuple[float, float]) -> None:
+        (ax, ay), (bx, by) = self.pixel(*start), self.pixel(*end)
+        self.page.mouse.move(ax, ay)
+        self.page.mouse.down()
+        self.page.mouse.move(bx, by, steps=5)
+        self.page.mouse.up()
+
+    def done(self) -> list[str]:
+        """The tasks marked done, as the page shows them: each item's mark reads "Done ✓" or "To do"."""
+        items = self.page.evaluate("""() => [...document.querySelectorAll('#pp-tasks li')].map(li =>
+            [li.dataset.task, li.classList.contains('pp-task-done'), li.querySelector('.pp-task-mark').textContent])""")
+        assert [key for key, _, _ in items] == TASKS
+        for key, done, mark in items:
+            assert mark == ("Done \u2713" if done else "To do"), f"task {key}: mark {mark!r}, done {done}"
+        done = [key for key, done, _ in items if done]
+        assert self.shown("task-progress") == f"{len(done)} of {len(TASKS)} done."
+        return done
+
+    def news(self) -> str:
+        return self.shown("task-news")
+
+    def clean(self) -> bool:
+        return not self.offline.errors and not self.offline.blocked
+
+
+@pytest.fixture
+def student(browser, server):
+    offline = OfflinePage(browser, server)
+    offline.open(PAGE)
+    offline.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
+    yield Student(offline)
+    offline.close()
+
+
+def test_tasks_come_first_and_none_is_done_by_the_presets(student):
+    page = student.page
+    order = page.evaluate("""() => ['#pp-tasks', 'canvas.pp-canvas', '#what-the-picture-shows', '#exactly-the-package-s-arithmetic']
+        .map(s => document.querySelector(s).getBoundingClientRect().top + window.scrollY)""")
+    assert order == sorted(order), f"the tasks, the plot, the picture's key, the exactness story are not in order: {order}"
+    assert page.locator("#pp-task-news[role=status][aria-live=polite]").count() == 1
+    assert student.done() == [] and student.news() == ""
+    # Every preset, run to its end, done with none of the tasks: they ask for the student's own points.
+    for key in page.evaluate("() => [...document.querySelectorAll('#pp-preset option')].map(o => o.value)"):
+        page.select_option("#pp-preset", key)
+        student.press("load")
+        student.press("converge")
+        assert student.run()["finished"], key
+        assert student.done() == [], f"preset {key} did a task: {student.news()}"
+    assert student.clean()
+
+
+def test_task_one_update(student):
+    student.press("clear")
+    student.key_point(0.9, 0, +1)
+    student.key_point(-0.9, 0, -1)   # too close: the first update leaves it on the wrong side
+    student.press("converge")
+    assert student.run()["updates"] == 2 and student.run()["converged"]
+    assert student.done() == []
+    student.canvas.focus()
+    student.page.keyboard.press("u")  # undo the second point, place it further out
+    student.key_point(-1.8, 0, -1)
+    assert student.done() == []
+    student.press("converge")
+    X, y = student.points()
+    python = pc.train(X, y, record=True)
+    assert python.converged and python.mistakes == student.run()["updates"] == 1
+    assert student.done() == ["one-update"]
+    assert student.news() == "Task 1 done: converged after exactly 1 update, on point 0. (1 of 7 tasks done.)"
+    assert student.clean()
+
+
+def test_task_six_points_many_updates(student):
+    student.press("clear")
+    for x, y, label in [(1, 1, +1), (2, 2, +1), (1, 2, +1), (-1, -1, -1), (-2, -1, -1), (-2, -2, -1)]:
+        student.click_point(x, y, label)
+    student.press("converge")
+    assert student.run()["updates"] < 100 and student.done() == ["one-update"]
+    student.click_point(0.9, 1.3, -1)  # a seventh point, just left of the +1 points: a thin margin
+    student.press("converge")
+    assert student.run()["converged"] and student.run()["updates"] > 100
+    assert "many-updates" not in student.done()  # seven points
+    student.page.mouse.dblclick(*student.pixel(-2, -2))  # delete the sixth point: six remain
+    X, y = student.points()
+    assert len(X) == 6 and [-2, -2] not in X
+    assert "many-updates" not in student.done()  # not run yet
+    student.press("converge")
+    updates = student.run()["updates"]
+    assert pc.train(X, y).mistakes == updates > 100
+    assert student.done() == ["one-update", "many-updates"]
+    assert f"Task 2 done: converged after {updates} updates on 6 points." in student.news()
+    assert student.clean()
+
+
+def test_tasks_no_line_and_the_pocket(student):
+    student.press("clear")
+    for x, y, label in [(0.9, 0.9, +1), (-0.9, -0.9, +1), (-0.9, 0.9, -1)]:
+        student.key_point(x, y, label)
+    student.press("converge")
+    assert student.run()["converged"] and student.done() == []  # a line separates three of them
+    student.key_point(0.9, -0.9, -1)  # the XOR square: no line separates it
+    assert student.shown("gamma") == "no line separates the classes" and student.done() == []
+    student.press("epoch-run")
+    assert not student.run()["finished"] and student.done() == []  # not over yet
+    student.press("converge")
+    X, y = student.points()
+    run, python = student.run(), pc.train(X, y, max_epochs=1000, record=True)
+    assert not python.converged and (run["updates"], run["epoch"]) == (python.mistakes, python.epochs) == (3809, 1000)
+    assert student.done() == ["no-line"]
+    assert student.news() == ("Task 3 done: no line separates these 4 points, and the run stopped after 1000 epochs "
+                              "without converging. (1 of 7 tasks done.)")
+    # After 1000 epochs the last weights are as good as the pocket's: one error each.
+    errors = [pc.count_errors(X, y, u.w, u.b) for u in python.history]
+    assert run["errors"] == errors[-1] == run["pocket"] == min(errors) == 1
+    # Stopped after one epoch, the last weights make two errors and the pocket's one.
+    student.set("max-epochs", "1")
+    assert student.done() == ["no-line"]
+    student.press("converge")
+    first = pc.train(X, y, max_epochs=1, record=True)
+    errors = [pc.count_errors(X, y, u.w, u.b) for u in first.history]
+    assert (student.run()["pocket"], student.run()["errors"]) == (min(errors), errors[-1]) == (1, 2)
+    assert student.done() == ["no-line", "pocket"]
+    assert student.news() == "Task 4 done: the pocket\u2019s weights make 1 error, the last weights 2 errors. (2 of 7 tasks done.)"
+    assert student.clean()
+
+
+def test_task_learning_rate(student):
+    student.press("clear")
+    for x, y, label in [(3.76, -0.9, -1), (1.82, 3.7, +1), (3.41, 3.52, -1)]:
+        student.click_point(x, y, label)
+    X, y = student.points()
+    assert X == [[3.76, -0.9], [1.82, 3.7], [3.41, 3.52]]
+    # From another start the task does not count, even where the two runs happen to agree.
+    student.set("w01", "0.1")
+    student.press("converge")
+    student.set("eta", "0.5")
+    student.press("converge")
+    agree = [[u.index for u in pc.train(X, y, eta=eta, w0=[0.1, 0], record=True).history] for eta in (1.0, 0.5)]
+    assert agree[0] == agree[1] and student.done() == []
+    student.set("w01", "0")
+    student.press("converge")  # eta 0.5 from the zero start: no run to compare with yet
+    assert student.done() == []
+    student.press("reset")
+    student.press("converge")  # the same run again: the learning rate has not changed
+    assert student.done() == []
+    # eta 0.7 scales every step by a number that is no power of 2: rounded differently, a score
+    # changes sign and the run makes other updates than with eta 0.5 (Python agrees).
+    student.set("eta", "0.7")
+    student.press("converge")
+    runs = {eta: [u.index for u in pc.train(X, y, eta=eta, record=True).history] for eta in (0.5, 0.7, 1.0)}
+    assert runs[0.7] != runs[0.5] == runs[1.0]
+    assert student.run()["updates"] == len(runs[0.7]) and student.done() == []
+    student.set("eta", "1")
+    assert student.done() == []
+    student.press("converge")  # the same updates as with eta 0.5
+    assert student.run()["updates"] == len(runs[1.0])
+    assert student.done() == ["learning-rate"]
+    assert student.news() == (f"Task 5 done: \u03b7 = 0.5 and \u03b7 = 1 made the same {len(runs[1.0])} updates, on the "
+                              "same points in the same order; only w and b scale with \u03b7. (1 of 7 tasks done.)")
+    assert student.clean()
+
+
+def test_task_shrink_the_margin(student):
+    student.press("clear")
+    for x, y, label in [(1, 1, +1), (2, 2, +1), (1, 2, +1), (-1, -1, -1), (-2, -1, -1)]:
+        student.click_point(x, y, label)
+    student.press("converge")
+    # Two points moved at once: the margin shrinks and the updates grow, but the task asks for one.
+    X0, y0 = student.points()
+    student.drag((-1, -1), (0.9, 1.3))
+    student.drag((-2, -1), (-2.5, -1.5))
+    X1, _ = student.points()
+    student.press("converge")
+    assert sum(a != b for a, b in zip(X0, X1)) == 2
+    assert pc.max_margin(X1, y0).gamma < pc.max_margin(X0, y0).gamma and pc.train(X1, y0).mistakes > pc.train(X0, y0).mistakes
+    assert "margin" not in student.done()
+    # One point moved back, out: the margin grows.
+    student.drag((0.9, 1.3), (-1, -1))
+    student.press("converge")
+    assert "margin" not in student.done()
+    X2, y2 = student.points()
+    # The same point moved in again: the margin shrinks, the updates grow.
+    student.drag((-1, -1), (0.9, 1.3))
+    X3, y3 = student.points()
+    assert y3 == y2 and sum(a != b for a, b in zip(X2, X3)) == 1
+    assert "margin" not in student.done()  # not run yet
+    student.press("converge")
+    old, new = pc.max_margin(X2, y2).gamma, pc.max_margin(X3, y3).gamma
+    updates = (pc.train(X2, y2).mistakes, pc.train(X3, y3).mistakes)
+    assert new < old and updates[1] > updates[0]
+    assert "margin" in student.done()
+    found = re.search("Task 6 done: \u03b3\\* went from ([0-9.]+) down to ([0-9.]+) and the updates from (\\d+) up to (\\d+)\\.",
+                      student.news())
+    assert found and (int(found[3]), int(found[4])) == updates
+    assert float(found[1]) == pytest.approx(old, rel=1e-3) and float(found[2]) == pytest.approx(new, rel=1e-3)
+    assert student.clean()
+
+
+def test_task_no_bias(student):
+    student.press("clear")
+    student.key_point(0.9, 0, +1)
+    student.key_point(-0.9, 0, -1)
+    student.page.select_option("#pp-bias", "none")
+    student.press("converge")
+    assert student.run()["converged"] and student.done() == ["one-update"]  # a line through the origin separates them
+    student.canvas.focus()
+    student.page.keyboard.press("g")  # pick up the -1 point, carry it past the +1 point, drop it
+    student.key_to(2.7, 0)
+    student.page.keyboard.press("g")
+    X, y = student.points()
+    assert X[1][0] > X[0][0] > 0 and X[0][1] == X[1][1] == 0
+    assert "no-bias" not in student.done()
+    # With a bias, stopped after one epoch: not converged either, but the bias is there.
+    student.page.select_option("#pp-bias", "one")
+    student.set("max-epochs", "1")
+    student.press("converge")
+    assert not student.run()["converged"] and "no-bias" not in student.done()
+    student.set("max-epochs", "1000")
+    student.press("converge")
+    assert student.run()["converged"] and "no-bias" not in student.done()
+    student.page.select_option("#pp-bias", "none")
+    assert "no-bias" not in student.done()  # not run yet
+    student.press("converge")
+    assert not pc.train(X, y, bias="none", max_epochs=1000).converged and pc.train(X, y).converged
+    assert student.done() == ["one-update", "no-bias"]
+    assert student.news() == ("Task 7 done: a line separates these points, none through the origin does, and the run "
+                              "without a bias stopped after 1000 epochs without converging. (2 of 7 tasks done.)")
+    assert student.clean()
+
+
+def test_python_line_describes_the_points_now(student):
+    page = student.page
+    call = "Python: X, y = perceptron.datasets.make_separable(30, margin=0.3, radius=4.0, seed=7)"
+    assert student.shown("preset-call") == call
+    student.press("clear")
+    assert student.shown("preset-call") == "Python: no points yet."
+    student.key_point(0.9, 0, +1)
+    student.key_point(-0.9, 0, -1)
+    X, y = student.points()
+    assert student.shown("preset-call") == f"Python: X = {X}, y = {y}".replace(".0,", ",").replace(".0]", "]")
+    page.select_option("#pp-preset", "chapter2")
+    student.press("load")
+    assert student.shown("preset-call") == call
+    student.click_point(0.5, 0.5, +1)
+    assert student.shown("preset-call") == "Python: your 31 points are the X and y of \u201cThe same run in Python\u201d below."
+    student.canvas.focus()
+    page.keyboard.press("u")
+    assert student.shown("preset-call") == call
+    assert student.clean()
+
+
+def test_counts_are_singular_for_one(student):
+    page = student.page
+    student.press("clear")
+    student.key_point(0.9, 0, +1)
+    assert student.shown("live").endswith("; 1 point.")
+    student.key_point(-1.8, 0, -1)
+    assert student.shown("live").endswith("; 2 points.")
+    student.press("epoch-run")
+    assert student.shown("live").startswith("1 update in epoch 1. ")
+    assert student.shown("bound").startswith("1 update so far, bound ")
+    student.press("converge")
+    assert student.shown("state") == "Converged: epoch 2 made no mistake (1 update in all)."
+    student.key_point(3.6, 0, -1)  # -1, +1, -1 on a line: no line separates them
+    student.set("max-epochs", "1")
+    student.press("converge")
+    assert student.shown("state") == "Stopped after 1 epoch without converging."
+    assert re.fullmatch("1 error at w = .*", student.shown("pocket")), student.shown("pocket")
+    student.canvas.focus()
+    for _ in range(2):
+        page.keyboard.press("u")
+    assert student.shown("live") == "Undone: 1 point."
+    assert student.clean()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_page_does_not_scroll_sideways(browser, server, width):
+    offline = OfflinePage(browser, server, viewport={"width": width, "height": 900})
+    try:
+        offline.open(PAGE)
+        offline.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
+        student = Student(offline)
+        student.press("clear")
+        student.key_point(0.9, 0, +1)
+        student.key_point(-1.8, 0, -1)
+        student.press("converge")  # task 1: the news line fills
+        assert student.done() == ["one-update"]
+        widths = offline.page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1], f"at {width} px the page is {widths[0]} px wide"
+        assert student.clean()
+    finally:
+        offline.close()
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_tasks_done_pass_axe(browser, server, mode):
+    """tests/book/test_browser.py runs axe on the page as it opens, every task to do; here a task is done
+    (its mark, the news line) and axe-core's WCAG 2.0/2.1 A and AA rules check the playground again."""
+    axe = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+    assert axe.exists(), f"{axe} is missing: `make node_modules` installs the pinned axe-core"
+    offline = OfflinePage(browser, server, color_scheme=mode)
+    try:
+        offline.open(PAGE)
+        page = offline.page
+        page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
+        assert page.evaluate("document.documentElement.dataset.theme") == mode
+        student = Student(offline)
+        student.press("clear")
+        student.key_point(0.9, 0, +1)
+        student.key_point(-1.8, 0, -1)
+        student.press("converge")
+        assert student.done() == ["one-update"] and student.news()
+        page.mouse.move(0, 0)  # no hover colour on a button
+        page.evaluate("Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
+        page.add_script_tag(content=axe.read_text(encoding="utf-8"))
+        result = page.evaluate("""tags => axe.run('#perceptron-playground', {runOnly: {type: 'tag', values: tags},
+            resultTypes: ['violations']})""", ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    finally:
+        offline.close()
+    assert len(result["passes"]) > 10
+    assert result["violations"] == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in result["violations"]]
