@@ -1,9 +1,10 @@
 """Teaching code reads as teaching: the assertions behind a chapter's claims sit in check cells.
 
 A check cell (tag ``check``) follows the cell whose claim it checks; it holds only assertions (or a
-loop of them), prints nothing, and is folded in the book ("Show the check", tag ``hide-input``) and
-collapsed in JupyterLab; nbval runs it like any other cell. A teaching cell may keep one readable
-claim: a single-line ``assert`` as its last statement.
+loop of them), prints nothing, and is folded in the book ("Show the check", tag ``hide-input``). In
+JupyterLab it stays open: a collapsed input keeps its "[ ]" prompt after Run All, which reads as
+"not run". nbval runs it like any other cell. A teaching cell may keep one readable claim: a
+single-line ``assert`` as its last statement.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def test_check_cells_hold_only_assertions_and_are_folded(chapter):
     for cell in checks:
         tree = ast.parse("".join(cell["source"]))
         assert tree.body and all(map(only_assertions, tree.body)), cell["id"]
-        assert "hide-input" in cell["metadata"]["tags"] and cell["metadata"]["jupyter"]["source_hidden"]
+        assert "hide-input" in cell["metadata"]["tags"]
         assert cell["outputs"] == [], f"{cell['id']}: a check prints nothing"
         assert cell["metadata"]["mystnb"]["code_prompt_show"] == "Show the check"
 
