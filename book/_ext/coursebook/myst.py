@@ -135,15 +135,16 @@ def split(text: str) -> list[tuple[str, str]]:
     return [(kind, source) for kind, source in out if source.strip()]
 
 
-def replace_blocks(text: str, render) -> str:
-    """``text`` with each top-level directive block replaced by ``render(block)``."""
+def replace_blocks(text: str, render, prose=str) -> str:
+    """``text`` with each top-level directive block replaced by ``render(block)`` and each stretch of
+    text between blocks by ``prose(stretch)`` (unchanged by default)."""
     lines = text.split("\n")
     out, pos = [], 0
     for block in blocks(text):
-        out.append("\n".join(lines[pos:block.start]))
+        out.append(prose("\n".join(lines[pos:block.start])))
         out.append(render(block))
         pos = block.end
-    out.append("\n".join(lines[pos:]))
+    out.append(prose("\n".join(lines[pos:])))
     return "\n".join(out)
 
 

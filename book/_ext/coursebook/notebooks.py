@@ -186,13 +186,7 @@ class Converter:
 
     def markdown(self, text: str) -> str:
         """A chapter's Markdown as plain Jupyter Markdown: blocks rendered, roles resolved."""
-        lines, out, pos = text.split("\n"), [], 0
-        for block in myst.blocks(text):
-            out.append(self.inline("\n".join(lines[pos:block.start])))
-            out.append(self.directive(block))
-            pos = block.end
-        out.append(self.inline("\n".join(lines[pos:])))
-        return "\n".join(out)
+        return myst.replace_blocks(text, self.directive, self.inline)
 
     def references_cell(self) -> str | None:
         if not self.cited:
