@@ -64,7 +64,7 @@ def test_cell_is_a_silent_no_op_where_the_package_is_installed(homework, tmp_pat
 
 def test_cell_installs_when_the_version_differs(tmp_path):
     """With the wrong version 'installed', the cell goes to pip, with PERCEPTRON_INSTALL_FROM as source."""
-    source = setup_cell.cell_source().replace(f'"{setup_cell.version()}"', '"0.0.0-not-this"', 1)
+    source = setup_cell.cell_source().replace(f'"{setup_cell.book_version()}"', '"0.0.0-not-this"', 1)
     env = {"PATH": "/usr/bin:/bin", "PERCEPTRON_INSTALL_FROM": str(tmp_path / "no-such-wheel.whl")}
     done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, env=env,
                           cwd=tmp_path, check=False)

@@ -27,10 +27,21 @@ repository it was installed from.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+_VERSION = re.compile(r'^__version__\s*=\s*"([^"]+)"', re.MULTILINE)
+
+
+def book_version() -> str:
+    """The package's version, read from src/perceptron/_version.py (not from an installed package,
+    which may be another checkout's): the footer of every page and the setup cell carry it."""
+    match = _VERSION.search((ROOT / "src" / "perceptron" / "_version.py").read_text(encoding="utf-8"))
+    if match is None:
+        raise ValueError("src/perceptron/_version.py defines no __version__")
+    return match.group(1)
 
 
 def setup(app) -> dict[str, bool]:

@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from . import CHAPTERS, ROOT
+from . import CHAPTERS, ROOT, book_version
 
 HOMEWORK = sorted((ROOT / "notebooks" / "homework").glob("hw*.ipynb"))
 DISTRIBUTION = "perceptron-course"
@@ -75,11 +75,6 @@ HOMEWORK_EXTRA = {
 }
 
 
-def version() -> str:
-    text = (ROOT / "src" / "perceptron" / "_version.py").read_text()
-    return re.search(r'^__version__ = "([^"]+)"', text, re.MULTILINE)[1]
-
-
 def repository_url() -> str:
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     return config["repository"]["url"].rstrip("/")
@@ -94,7 +89,7 @@ def lock_version(package: str) -> str:
 
 
 def cell_source(homework: bool = False) -> str:
-    fields = {"dist": DISTRIBUTION, "version": version(), "url": repository_url(),
+    fields = {"dist": DISTRIBUTION, "version": book_version(), "url": repository_url(),
               "extra_def": "", "extra_test": "", "extra_args": ""}
     if homework:
         fields.update({k: v.format(otter=lock_version("otter-grader")) for k, v in HOMEWORK_EXTRA.items()})

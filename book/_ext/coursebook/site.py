@@ -22,21 +22,9 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
-from . import ROOT
+from . import book_version
 
 CHAPTER = re.compile(r"^notebooks/\d\d_[a-z_]+$")
-VERSION = re.compile(r'^__version__\s*=\s*"([^"]+)"', re.MULTILINE)
-
-
-def book_version() -> str:
-    """The package's version, read from its source (the book may be built beside another install)."""
-    text = (ROOT / "src" / "perceptron" / "_version.py").read_text(encoding="utf-8")
-    match = VERSION.search(text)
-    if match is None:
-        raise ValueError("src/perceptron/_version.py defines no __version__")
-    return match.group(1)
-
-
 def show_version(app: Sphinx, config: Config) -> None:
     version = book_version()
     config.version = config.release = version
