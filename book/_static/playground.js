@@ -113,7 +113,7 @@
 
   /* Whether the score makes point (x, y) a mistake under the rule. */
   function isMistake(yi, score, rule) {
-    if (rule === "sign") return (score >= 0 ? 1 : -1) !== yi; // sgn(0) = +1 (36-350 notes)
+    if (rule === "sign") return (score >= 0 ? 1 : -1) !== yi; // sgn(0) = +1 (the sign rule)
     return yi * score <= 0; // the book's rule: on the hyperplane counts as a mistake
   }
 

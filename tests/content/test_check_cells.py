@@ -3,8 +3,8 @@
 A check cell (tag ``check``) follows the cell whose claim it checks; it holds only assertions (or a
 loop of them), prints nothing, and is folded in the book ("Show the check", tag ``hide-input``). In
 JupyterLab it stays open: a collapsed input keeps its "[ ]" prompt after Run All, which reads as
-"not run". nbval runs it like any other cell. A teaching cell may keep one readable claim: a
-single-line ``assert`` as its last statement.
+"not run". nbval runs it like any other cell. A teaching cell (any other code cell outside a solution) holds
+no ``assert`` at all: it computes, prints and plots; the check after it asserts.
 """
 
 from __future__ import annotations
@@ -24,6 +24,17 @@ def code_cells(chapter):
     return [c for c in json.loads(chapter.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
 
 
+def teaching_cells(chapter):
+    """The code cells a student reads as the lesson: not a check, not inside a solution."""
+    inside_solution = False
+    for cell in json.loads(chapter.read_text(encoding="utf-8"))["cells"]:
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            inside_solution = ("{solution-start}" in text or inside_solution) and "{solution-end}" not in text
+        elif cell["cell_type"] == "code" and "check" not in cell["metadata"].get("tags", []) and not inside_solution:
+            yield cell
+
+
 def only_assertions(node: ast.stmt) -> bool:
     if isinstance(node, ast.Assert):
         return True
@@ -41,6 +52,36 @@ def test_check_cells_hold_only_assertions_and_are_folded(chapter):
         assert "hide-input" in cell["metadata"]["tags"]
         assert cell["outputs"] == [], f"{cell['id']}: a check prints nothing"
         assert cell["metadata"]["mystnb"]["code_prompt_show"] == "Show the check"
+
+
+# Chapter 6 is being rewritten on another branch; strict, so the mark must go once it is clean.
+PENDING = {"06_nonseparable": "chapter 6's teaching cells still assert (rewritten on another branch)"}
+
+
+@pytest.mark.parametrize("chapter", [
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=PENDING[c.stem])) if c.stem in PENDING else c
+    for c in CHAPTERS
+], ids=lambda p: p.stem)
+def test_teaching_cells_hold_no_assertions(chapter):
+    asserting = [cell["id"] for cell in teaching_cells(chapter)
+                 if any(isinstance(node, ast.Assert) for node in ast.walk(ast.parse("".join(cell["source"]))))]
+    assert asserting == [], f"teaching cells with an assert (move it to a check cell after them): {asserting}"
+
+
+def test_a_solution_is_not_a_teaching_cell():
+    cells = [
+        {"cell_type": "markdown", "source": ["```{solution-start} ex\n```"], "metadata": {}},
+        {"cell_type": "code", "source": ["assert True"], "metadata": {}, "id": "in-solution"},
+        {"cell_type": "markdown", "source": ["```{solution-end}\n```"], "metadata": {}},
+        {"cell_type": "code", "source": ["x = 1"], "metadata": {}, "id": "teaching"},
+        {"cell_type": "code", "source": ["assert x"], "metadata": {"tags": ["check"]}, "id": "check"},
+    ]
+
+    class Chapter:
+        def read_text(self, encoding):
+            return json.dumps({"cells": cells})
+
+    assert [cell["id"] for cell in teaching_cells(Chapter())] == ["teaching"]
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
