@@ -12,10 +12,12 @@ tests/support/.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
+from tests.support.blas import blas_architectures, cpu_flags, other_kernel
 from tests.support.browser import CHROMIUM, FLAGS, Site, serve_folder
 
 TESTS = Path(__file__).resolve().parent
@@ -63,3 +65,15 @@ def pytest_collection_modifyitems(config, items):
         return SLOW_FIRST.index(name) if name in SLOW_FIRST else len(SLOW_FIRST)
 
     items.sort(key=rank)  # stable: every other test keeps its order
+
+
+def pytest_configure(config):
+    """Every process the session starts (xdist's workers, nbval's kernels, the Colab-like run) gets
+    OpenBLAS's kernel family most different from this CPU's own, unless one is already chosen: strict
+    nbval then checks that the chapters' committed outputs, executed on the maintainer's native kernel,
+    do not depend on the kernel (tests/content/test_portable_outputs.py checks that it happened)."""
+    if hasattr(config, "workerinput") or "OPENBLAS_CORETYPE" in os.environ:
+        return  # an xdist worker inherits the controller's choice; a chosen kernel is kept
+    kernel = other_kernel(blas_architectures(), cpu_flags())
+    if kernel is not None:
+        os.environ["OPENBLAS_CORETYPE"] = kernel
