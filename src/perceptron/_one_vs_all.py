@@ -19,8 +19,8 @@ remaining passes, all with loss 0, only advance the stopping rule and ``n_iter_`
 
 Dense data without class weights and without ``tol`` go through :func:`perceptron.training._train`,
 whose compiled pass is certified to make the same decisions (module :mod:`perceptron.fast_training`).
-Everything else (sparse rows, class weights, ``tol``) runs the sequential passes below, compiled:
-they compute every score as scikit-learn does, so they are exact by construction. scikit-learn
+Everything else (sparse rows, class weights, ``tol``) runs the compiled sequential passes of
+:mod:`perceptron._sequential_passes`, imported on first use (they load numba): they compute every score as scikit-learn does, so they are exact by construction. scikit-learn
 itself scales the intercept's step by 0.01 on sparse input (``SPARSE_INTERCEPT_DECAY``); this module
 does not, so sparse and dense input give the same weights here.
 """
@@ -39,6 +39,9 @@ from . import _core
 from ._validation import BiasMode
 from .training import _train
 
+#: Entries per dense block when the radius of sparse rows is computed (8 MB of float64).
+DENSE_BLOCK = 2**20
+
 
 class Fit(NamedTuple):
     """What one-vs-all training returns (the estimator's fitted attributes)."""
@@ -50,61 +53,11 @@ class Fit(NamedTuple):
     converged: bool  # every problem ended with a pass without a mistake
 
 
-@_core.compiled()
-def _dense_pass(X, order, y, step, kappa2, w, b):  # pragma: no cover - compiled
-    """One pass over the rows of ``X`` in ``order``; returns ``(mistakes, b, loss, overflowed)``."""
-    mistakes = 0
-    loss = 0.0
-    for k in range(order.size):
-        i = order[k]
-        s = 0.0
-        for j in range(w.size):
-            s += X[i, j] * w[j]
-        z = (s + b) * y[i]
-        if not math.isfinite(z):
-            return mistakes, b, loss, True
-        if z <= 0.0:
-            loss += 0.0 - z
-            u = step[i]
-            if u != 0.0:
-                for j in range(w.size):
-                    w[j] += X[i, j] * u
-            if u * kappa2 != 0.0:
-                b += u * kappa2
-            mistakes += 1
-    return mistakes, b, loss, False
-
-
-@_core.compiled()
-def _sparse_pass(data, indices, indptr, order, y, step, kappa2, w, b):  # pragma: no cover - compiled
-    """:func:`_dense_pass` on a CSR matrix (sorted indices, no duplicates): only the stored entries."""
-    mistakes = 0
-    loss = 0.0
-    for k in range(order.size):
-        i = order[k]
-        s = 0.0
-        for t in range(indptr[i], indptr[i + 1]):
-            s += data[t] * w[indices[t]]
-        z = (s + b) * y[i]
-        if not math.isfinite(z):
-            return mistakes, b, loss, True
-        if z <= 0.0:
-            loss += 0.0 - z
-            u = step[i]
-            if u != 0.0:
-                for t in range(indptr[i], indptr[i + 1]):
-                    w[indices[t]] += data[t] * u
-            if u * kappa2 != 0.0:
-                b += u * kappa2
-            mistakes += 1
-    return mistakes, b, loss, False
-
-
 def _radius(X: NDArray[np.float64] | sp.csr_matrix) -> float:
     """``R = max_i ||x_i||``, computed on dense rows so that sparse input gives the dense value bit for bit."""
     if not sp.issparse(X):
         return _core.bias_scale(X, "radius")
-    rows = max(1, 2**20 // max(1, X.shape[1]))  # dense blocks of about 8 MB
+    rows = max(1, DENSE_BLOCK // max(1, X.shape[1]))
     return max(float(np.max(np.linalg.norm(X[start : start + rows].toarray(), axis=1)))
                for start in range(0, X.shape[0], rows))
 
@@ -122,6 +75,8 @@ def _passes(
     n_iter_no_change: int,
 ) -> tuple[float, int, int, bool]:
     """Run one binary problem pass by pass (``w`` in place); return ``(b, n_iter, mistakes, converged)``."""
+    from . import _sequential_passes as sequential_passes  # on first use: it loads numba
+
     n = y.size
     mistakes = 0
     clean = False
@@ -132,9 +87,9 @@ def _passes(
         if not clean:
             order = np.ascontiguousarray(next_order(), dtype=np.intp)
             if sp.issparse(X):
-                made, b, loss, overflowed = _sparse_pass(X.data, X.indices, X.indptr, order, y, step, kappa2, w, b)
+                made, b, loss, overflowed = sequential_passes.sparse_pass(X.data, X.indices, X.indptr, order, y, step, kappa2, w, b)
             else:
-                made, b, loss, overflowed = _dense_pass(X, order, y, step, kappa2, w, b)
+                made, b, loss, overflowed = sequential_passes.dense_pass(X, order, y, step, kappa2, w, b)
             if overflowed or not (np.isfinite(w).all() and math.isfinite(b)):
                 raise _core.diverged("a score" if overflowed else "the weights")
             mistakes += made

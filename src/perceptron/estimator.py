@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
-from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 from ._one_vs_all import fit_one_vs_all
@@ -195,7 +195,7 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         warm = check_flag(self.warm_start, "warm_start") and hasattr(self, "coef_")
         X, y = validate_data(self, X, y, accept_sparse=("csr", "csc"), dtype=np.float64, reset=True)
         check_classification_targets(y)
-        classes = np.unique(y)
+        classes = unique_labels(y)  # as scikit-learn's: sorted, and of its dtype (str for object strings)
         if classes.size < 2:
             raise ValueError(f"y contains only one class ({classes[0]!r}); the perceptron needs two classes")
         weights = None if self.class_weight is None else compute_class_weight(self.class_weight, classes=classes, y=y)
