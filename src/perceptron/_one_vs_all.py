@@ -12,10 +12,12 @@ problem visits the samples in order and, for sample ``i`` with label ``y = +-1``
   ``u = (eta0 y) * c`` with ``c`` the class weight (1 without ``class_weight``; in a one-vs-all
   problem the rest's weight is 1): ``w += x u`` and, with an intercept, ``b += u``.
 
-Without ``tol`` it makes ``max_iter`` passes; with ``tol`` it stops once ``n_iter_no_change``
-passes in a row have a mean loss (the pass's loss / ``n_samples``) above the best so far minus
-``tol``. A pass without a mistake changes nothing, so once one happens no pass is run any more: the
-remaining passes, all with loss 0, only advance the stopping rule and ``n_iter_``.
+Without ``tol`` scikit-learn makes ``max_iter`` passes; with ``tol`` it stops once
+``n_iter_no_change`` passes in a row have a mean loss (the pass's loss / ``n_samples``) above the
+best so far minus ``tol``. A pass without a mistake changes nothing, so once one happens no pass is
+run any more. Without ``tol`` that is where the run stops (the package's rule; the weights are those
+of all ``max_iter`` passes); with ``tol`` the remaining passes, all with loss 0, only advance
+scikit-learn's rule, and the count of passes is scikit-learn's ``n_iter_``.
 
 Dense data without class weights and without ``tol`` go through :func:`perceptron.training._train`,
 whose compiled pass is certified to make the same decisions (module :mod:`perceptron.fast_training`).
@@ -48,7 +50,7 @@ class Fit(NamedTuple):
 
     coef: NDArray[np.float64]  # (n_problems, n_features)
     intercept: NDArray[np.float64]  # (n_problems,)
-    n_iter: int  # passes scikit-learn would make, the largest over the problems
+    n_iter: int  # passes the stopping rule took, the largest over the problems
     mistakes: int  # updates made, over all problems
     converged: bool  # every problem ended with a pass without a mistake
 
@@ -95,8 +97,8 @@ def _passes(
             mistakes += made
             clean = made == 0
         if tol is None:
-            if clean:
-                break
+            if clean:  # the package's rule: stop after the first pass without a mistake
+                return b, epoch, mistakes, True
             continue
         # scikit-learn's rule (_plain_sgd): a pass "does not improve" when its mean loss exceeds
         # the best mean loss so far minus tol; n_iter_no_change of them in a row stop the run.
@@ -152,7 +154,7 @@ def fit_one_vs_all(
             result = _train(X, signs, eta=eta, bias=bias, w0=coef[i], b0=intercept[i], max_epochs=max_iter,
                             shuffle=shuffle, seed=rng)
             coef[i], intercept[i] = result.w, result.b
-            made, clean, passes = result.mistakes, result.converged, max_iter
+            made, clean, passes = result.mistakes, result.converged, result.epochs
         else:
             step = eta * signs
             if class_weight is not None:

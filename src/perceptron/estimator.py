@@ -34,9 +34,9 @@ class Perceptron(ClassifierMixin, BaseEstimator):
 
     With ``bias="one"``, ``shuffle=False`` and ``tol=None`` this is the algorithm of
     ``sklearn.linear_model.Perceptron(eta0=eta0, penalty=None, shuffle=False, tol=None)``, and
-    ``classes_``, ``coef_``, ``intercept_``, ``n_iter_`` and the predictions are bit for bit the same,
-    for any labels, two classes or more (``tests/package/test_estimator_sklearn.py``). Two deliberate
-    differences: with two classes a point whose score is exactly 0 is predicted ``classes_[1]`` here
+    ``classes_``, ``coef_``, ``intercept_`` and the predictions are bit for bit the same, for any
+    labels, two classes or more (``tests/package/test_estimator_sklearn.py``), and so is ``n_iter_``
+    unless the run converged (see ``n_iter_``). Two deliberate differences: with two classes a point whose score is exactly 0 is predicted ``classes_[1]`` here
     (the book's sgn(0) = +1), while scikit-learn predicts ``classes_[0]``; on sparse input
     scikit-learn scales the intercept's steps by 0.01, while here sparse and dense input give the same
     weights (without an intercept, all four agree).
@@ -61,9 +61,9 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         scikit-learn's stopping rule: stop once ``n_iter_no_change`` passes in a row have a mean
         perceptron loss (``max(0, -y_i (w.x_i + b))`` summed over the pass, before each update,
         divided by ``n_samples``) greater than the best so far minus ``tol``. None (the default
-        here; scikit-learn's is 1e-3) makes ``max_iter`` passes, as scikit-learn does with
-        ``tol=None``. Either way a pass without a mistake ends the updates: later passes change
-        nothing and are counted in ``n_iter_`` without being run.
+        here; scikit-learn's is 1e-3): the perceptron's rule, stop after the first pass without a
+        mistake or after ``max_iter`` passes (scikit-learn makes all ``max_iter``; the later ones
+        change nothing, so the weights agree).
     n_iter_no_change : int, default 5
         Passes without improvement that stop the run when ``tol`` is set, >= 1.
     fit_intercept : bool, default True
@@ -84,8 +84,11 @@ class Perceptron(ClassifierMixin, BaseEstimator):
     intercept_ : ndarray of shape (1,) for two classes, else (n_classes,)
         The biases ``b``.
     n_iter_ : int
-        Passes made as scikit-learn counts them (with ``tol=None``: ``max_iter``), the largest over
-        the one-vs-all problems.
+        Passes the stopping rule took, the largest over the one-vs-all problems. With ``tol`` this is
+        scikit-learn's count (it includes the passes after a clean one that its rule waits for;
+        they change nothing and are not run). With ``tol=None`` it is the passes up to the first one
+        without a mistake (so ``max_iter`` when the run does not converge, as in scikit-learn, whose
+        ``n_iter_`` is always ``max_iter`` then).
     n_mistakes_ : int
         Number of updates made, over all problems.
     converged_ : bool

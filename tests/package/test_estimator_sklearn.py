@@ -44,7 +44,10 @@ def _assert_same_fit(ours: Perceptron, theirs: SklearnPerceptron, X) -> None:
     assert ours.coef_.shape == theirs.coef_.shape and ours.intercept_.shape == theirs.intercept_.shape
     np.testing.assert_array_equal(ours.coef_, theirs.coef_)
     np.testing.assert_array_equal(ours.intercept_, theirs.intercept_)
-    assert ours.n_iter_ == theirs.n_iter_
+    if theirs.tol is None and ours.converged_:  # here the run stopped at its clean pass
+        assert ours.n_iter_ <= theirs.n_iter_ == theirs.max_iter
+    else:
+        assert ours.n_iter_ == theirs.n_iter_
     np.testing.assert_array_equal(ours.decision_function(X), theirs.decision_function(X))
     scores = ours.decision_function(X)
     if scores.ndim == 1:  # two classes: the predictions differ only at a score of 0 (sgn(0) = +1 here)
@@ -334,3 +337,14 @@ def test_the_stopping_rule_is_sklearn_bit_for_bit(data, tol, patience):
         warnings.simplefilter("ignore", ConvergenceWarning)
         _assert_same_fit(ours.fit(X, y), theirs.fit(X, y), X)
     assert math.isfinite(ours.intercept_.sum())
+
+
+def test_without_tol_n_iter_counts_the_passes_up_to_the_clean_one():
+    # Setosa against the rest is separable: train stops at its first clean pass and so does the
+    # estimator (scikit-learn goes on to max_iter, changing nothing). Three classes: versicolor
+    # against the rest never separates, so the largest count over the problems is max_iter.
+    y = Y_IRIS == 0
+    clean_pass = train(X_IRIS, np.where(y, 1, -1), max_epochs=100).epochs
+    assert Perceptron(max_iter=100).fit(X_IRIS, y).n_iter_ == clean_pass < 100
+    assert Perceptron(max_iter=100).fit(X_IRIS, Y_IRIS).n_iter_ == 100
+    assert Perceptron(max_iter=100, class_weight={False: 1.0, True: 1.0}).fit(X_IRIS, y).n_iter_ == clean_pass
