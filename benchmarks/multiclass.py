@@ -44,16 +44,16 @@ def blobs(n: int, d: int, k: int, seed: int = 0):
     return centres[y] + rng.standard_normal((n, d)) * 1.5, y
 
 
-def sparse_blobs(n: int, d: int, k: int, density: float, seed: int = 0):
-    """Bag-of-words-like CSR data: each class raises the counts of its own block of columns."""
+def sparse_blobs(n: int, d: int, k: int, per_row: int, seed: int = 0):
+    """Bag-of-words-like CSR data: ``per_row`` random counts per row, 3 more in its class's block of columns."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, k, size=n)
-    X = sp.random(n, d, density=density, format="csr", random_state=seed, data_rvs=lambda m: rng.poisson(1.0, m) + 1.0)
-    block = d // k
-    rows = np.repeat(np.arange(n), 3)
-    cols = (y[rows] * block + rng.integers(0, block, size=rows.size)).astype(np.int64)
-    X = (X + sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(n, d))).tocsr()
-    return X, y
+    rows = np.repeat(np.arange(n), per_row + 3)
+    cols = rng.integers(0, d, size=rows.size)
+    own = np.arange(rows.size) % (per_row + 3) >= per_row  # the last 3 entries of each row
+    cols[own] = y[rows[own]] * (d // k) + rng.integers(0, d // k, size=int(own.sum()))
+    counts = rng.poisson(1.0, size=rows.size) + 1.0
+    return sp.csr_matrix((counts, (rows, cols)), shape=(n, d)), y  # repeated cells are summed
 
 
 def cases(quick: bool):
@@ -67,10 +67,10 @@ def cases(quick: bool):
     if not quick:
         X, y = blobs(100_000, 100, 10)
         yield "blobs 10^5 x 100, 10 classes", X, y, {"max_iter": 5}
-    X, y = sparse_blobs(20_000, 2_000, 5, 0.005)
+    X, y = sparse_blobs(20_000, 2_000, 5, 10)
     yield "CSR 2*10^4 x 2000, 5 classes", X, y, {"max_iter": 10, "fit_intercept": False}
     if not quick:
-        X, y = sparse_blobs(200_000, 20_000, 20, 0.0005)
+        X, y = sparse_blobs(200_000, 20_000, 20, 10)
         yield "CSR 2*10^5 x 20000, 20 classes", X, y, {"max_iter": 5, "fit_intercept": False}
 
 

@@ -42,7 +42,8 @@ def _array_api_check_in_fresh_interpreter(keywords: dict) -> None:
 
 @parametrize_with_checks([Perceptron()])
 def test_estimator_passes_every_scikit_learn_check(estimator, check):
-    # All 56 checks of scikit-learn 1.9 run; none is skipped or marked as an expected failure.
+    # All 56 checks of scikit-learn 1.9 run (those for several classes, sparse input and class_weight
+    # included); none is skipped or marked as an expected failure.
     if check.func.__name__ == "check_array_api_input":
         _array_api_check_in_fresh_interpreter(check.keywords)
     else:
