@@ -9,7 +9,7 @@ problem visits the samples in order and, for sample ``i`` with label ``y = +-1``
 * scores ``p = (x_1 w_1 + x_2 w_2 + ...) + b``, the products of the stored entries added left to
   right (for a sparse row its non-zeros, which adds the same numbers: the others are zeros);
 * on a mistake ``y p <= 0`` adds ``0 - y p`` to the pass's loss and steps by
-  ``u = (eta0 y) * c`` with ``c`` the class weight (1 without ``class_weight``; in a one-vs-all
+  ``u = (eta0 y) * weight`` with ``weight`` the class weight (1 without ``class_weight``; in a one-vs-all
   problem the rest's weight is 1): ``w += x u`` and, with an intercept, ``b += u``.
 
 Without ``tol`` scikit-learn makes ``max_iter`` passes; with ``tol`` it stops once

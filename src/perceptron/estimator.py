@@ -70,8 +70,10 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         scikit-learn's name for learning an intercept: False is ``bias="none"``. Together with
         ``bias="radius"`` it is a contradiction and raises ValueError.
     class_weight : dict, "balanced" or None, default None
-        Weights of the classes as in scikit-learn: a mistake on a point of class ``c`` steps by
-        ``eta0 * weight[c]``. In one-vs-all problem ``i`` the other classes weigh 1, as in scikit-learn.
+        Weights of the classes as in scikit-learn (a dict maps a label to its weight; "balanced"
+        weighs a class ``n_samples / (n_classes * count)``): a mistake on a point steps by ``eta0``
+        times its class's weight. In one-vs-all problem ``i`` the other classes weigh 1, as in
+        scikit-learn.
     warm_start : bool, default False
         Start a new fit from the previous ``coef_`` and ``intercept_`` (same classes and features).
 
