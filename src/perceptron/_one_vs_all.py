@@ -8,9 +8,10 @@ problem visits the samples in order and, for sample ``i`` with label ``y = +-1``
 
 * scores ``p = (x_1 w_1 + x_2 w_2 + ...) + b``, the products of the stored entries added left to
   right (for a sparse row its non-zeros, which adds the same numbers: the others are zeros);
-* on a mistake ``y p <= 0`` adds ``0 - y p`` to the pass's loss and steps by
-  ``u = (eta0 y) * weight`` with ``weight`` the class weight (1 without ``class_weight``; in a one-vs-all
-  problem the rest's weight is 1): ``w += x u`` and, with an intercept, ``b += u``.
+* on a mistake ``y p <= 0`` adds ``0 - y p`` to the pass's loss and steps by ``u = (eta0 y) *
+  weight`` with ``weight`` the class weight (1 without ``class_weight``; in a one-vs-all problem
+  the rest's weight is 1): ``w += x u`` and, with an intercept, ``b += u`` (times ``R**2`` for
+  ``bias="radius"``).
 
 Without ``tol`` scikit-learn makes ``max_iter`` passes; with ``tol`` it stops once
 ``n_iter_no_change`` passes in a row have a mean loss (the pass's loss / ``n_samples``) above the
@@ -22,9 +23,10 @@ scikit-learn's rule, and the count of passes is scikit-learn's ``n_iter_``.
 Dense data without class weights and without ``tol`` go through :func:`perceptron.training._train`,
 whose compiled pass is certified to make the same decisions (module :mod:`perceptron.fast_training`).
 Everything else (sparse rows, class weights, ``tol``) runs the compiled sequential passes of
-:mod:`perceptron._sequential_passes`, imported on first use (they load numba): they compute every score as scikit-learn does, so they are exact by construction. scikit-learn
-itself scales the intercept's step by 0.01 on sparse input (``SPARSE_INTERCEPT_DECAY``); this module
-does not, so sparse and dense input give the same weights here.
+:mod:`perceptron._sequential_passes`, imported on first use (they load numba): they compute every
+score as scikit-learn does, so they are exact by construction. scikit-learn itself scales the
+intercept's step by 0.01 on sparse input (``SPARSE_INTERCEPT_DECAY``); this module does not, so
+sparse and dense input give the same weights here.
 """
 
 from __future__ import annotations
@@ -142,8 +144,10 @@ def fit_one_vs_all(
     # One generator for all problems, consumed one problem after another (an int seed for two
     # classes gives exactly the permutations of train(..., seed=seed)).
     rng = np.random.default_rng(seed) if shuffle else None
-    kappa = 0.0 if bias == "none" else 1.0 if bias == "one" else _radius(X)
-    simple = not sp.issparse(X) and class_weight is None and tol is None
+    simple = not sp.issparse(X) and class_weight is None and tol is None  # train's own path
+    if not simple:  # the squared bias scale of the sequential passes (train computes its own)
+        kappa = 0.0 if bias == "none" else 1.0 if bias == "one" else _radius(X)
+        kappa2 = kappa * kappa
     coef = np.zeros((n_problems, n_features)) if coef_init is None else np.array(coef_init, dtype=np.float64)
     intercept = np.zeros(n_problems) if intercept_init is None else np.array(intercept_init, dtype=np.float64)
     n_iter, mistakes, converged = 0, 0, True
@@ -163,8 +167,8 @@ def fit_one_vs_all(
                 step = step * np.where(signs > 0, pos, neg)
             order = _core.visiting_order(n_samples, shuffle, rng)
             w = np.ascontiguousarray(coef[i])
-            b, passes, made, clean = _passes(X, signs, step, kappa * kappa, w, float(intercept[i]), max_iter,
-                                             order, tol, n_iter_no_change)
+            b, passes, made, clean = _passes(X, signs, step, kappa2, w, float(intercept[i]), max_iter, order, tol,
+                                             n_iter_no_change)
             coef[i], intercept[i] = w, b
         n_iter, mistakes, converged = max(n_iter, passes), mistakes + made, converged and clean
     return Fit(coef, intercept, n_iter, mistakes, converged)

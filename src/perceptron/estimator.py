@@ -32,14 +32,16 @@ class Perceptron(ClassifierMixin, BaseEstimator):
     ``y_i (w.x_i + b) <= 0``, ``w += eta0 * y_i * x_i``. With ``k > 2`` classes it trains ``k``
     such perceptrons, class ``i`` against all others, and predicts the class of the largest score.
 
-    With ``bias="one"``, ``shuffle=False`` and ``tol=None`` this is the algorithm of
-    ``sklearn.linear_model.Perceptron(eta0=eta0, penalty=None, shuffle=False, tol=None)``, and
+    With ``bias="one"`` and ``shuffle=False`` this is the algorithm of
+    ``sklearn.linear_model.Perceptron(eta0=eta0, penalty=None, shuffle=False, tol=None)``:
     ``classes_``, ``coef_``, ``intercept_`` and the predictions are bit for bit the same, for any
-    labels, two classes or more (``tests/package/test_estimator_sklearn.py``), and so is ``n_iter_``
-    unless the run converged (see ``n_iter_``). Two deliberate differences: with two classes a point whose score is exactly 0 is predicted ``classes_[1]`` here
-    (the book's sgn(0) = +1), while scikit-learn predicts ``classes_[0]``; on sparse input
-    scikit-learn scales the intercept's steps by 0.01, while here sparse and dense input give the same
-    weights (without an intercept, all four agree).
+    labels, two classes or more, and stay so with scikit-learn's ``tol``, ``n_iter_no_change``,
+    ``fit_intercept``, ``class_weight`` and ``warm_start`` (``tests/package/test_estimator_sklearn.py``);
+    ``n_iter_`` too, unless a run without ``tol`` converged (see ``n_iter_``). Two deliberate
+    differences: with two classes a point whose score is exactly 0 is predicted ``classes_[1]``
+    here (the book's sgn(0) = +1), while scikit-learn predicts ``classes_[0]``; on sparse input
+    scikit-learn scales the intercept's steps by 0.01, while here sparse and dense input give the
+    same weights (without an intercept, all four agree).
 
     Parameters
     ----------

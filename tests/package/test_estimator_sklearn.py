@@ -8,6 +8,9 @@ checks that the one-vs-all fit is scikit-learn's bit for bit.
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+import textwrap
 import warnings
 
 import numpy as np
@@ -348,3 +351,23 @@ def test_without_tol_n_iter_counts_the_passes_up_to_the_clean_one():
     assert Perceptron(max_iter=100).fit(X_IRIS, y).n_iter_ == clean_pass < 100
     assert Perceptron(max_iter=100).fit(X_IRIS, Y_IRIS).n_iter_ == 100
     assert Perceptron(max_iter=100, class_weight={False: 1.0, True: 1.0}).fit(X_IRIS, y).n_iter_ == clean_pass
+
+
+def test_a_small_dense_fit_does_not_load_numba_and_a_sparse_one_does():
+    # Like train, a small dense fit stays in the readable loop; only the sequential passes (sparse
+    # input, class weights, tol) load numba, on first use.
+    code = textwrap.dedent(
+        """
+        import sys
+        import scipy.sparse as sp
+        from sklearn.datasets import load_iris
+        from perceptron.estimator import Perceptron
+        X, y = load_iris(return_X_y=True)
+        Perceptron(max_iter=2).fit(X, y)
+        print("numba" in sys.modules)
+        Perceptron(max_iter=2).fit(sp.csr_matrix(X), y)
+        print("numba" in sys.modules)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
+    assert done.stdout.split() == ["False", "True"], done.stderr[-2000:]
