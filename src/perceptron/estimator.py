@@ -116,7 +116,10 @@ class Perceptron(ClassifierMixin, BaseEstimator):
     the training loss); ``n_jobs`` (the one-vs-all problems run one after another); ``verbose``;
     ``fit``'s ``coef_init``, ``intercept_init`` and ``sample_weight`` and ``partial_fit`` (not
     implemented; ``warm_start`` covers restarting). The attribute ``t_`` counts steps for decaying
-    learning rates, which a constant ``eta0`` does not have. Averaging is :func:`~perceptron.averaged`.
+    learning rates, which a constant ``eta0`` does not have; ``coef_`` stays dense (no
+    ``sparsify``/``densify``). Averaging is :func:`~perceptron.averaged`. Defaults that differ from
+    scikit-learn's, so that the default is the textbook perceptron: ``shuffle=False`` (True there),
+    ``tol=None`` (1e-3) and ``random_state=None`` (0).
 
     Examples
     --------

@@ -78,7 +78,6 @@ def _hand_perceptron(X, y, passes):
     b = 0.0
     for _ in range(passes):
         for x, label in zip(X, y, strict=True):
-            score = b
             total = 0.0
             for xj, wj in zip(x, w, strict=True):  # left to right, as the estimator adds them
                 total += xj * wj
@@ -371,3 +370,12 @@ def test_a_small_dense_fit_does_not_load_numba_and_a_sparse_one_does():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
     assert done.stdout.split() == ["False", "True"], done.stderr[-2000:]
+
+
+def test_every_sklearn_parameter_is_implemented_or_explained_in_the_notes():
+    theirs, ours = set(SklearnPerceptron().get_params()), set(Perceptron().get_params())
+    assert theirs & ours == {"eta0", "max_iter", "shuffle", "random_state", "tol", "n_iter_no_change",
+                             "fit_intercept", "class_weight", "warm_start"}  # fmt: skip
+    assert ours - theirs == {"bias"}
+    notes = Perceptron.__doc__.split("Notes\n    -----")[1].split("Examples\n")[0]
+    assert [name for name in sorted(theirs - ours) if f"``{name}``" not in notes] == []
