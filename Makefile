@@ -140,6 +140,7 @@ lab: $(STAMP)
 
 bench: $(STAMP) browser
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/multiclass.py
 	$(BIN)/python benchmarks/widget_callbacks.py
 	$(BIN)/python benchmarks/playground.py
 

@@ -136,3 +136,22 @@ def plan_run(
     # JavaScript (tests/book/test_playground.py) could not reproduce it.
     kappa = bias_scale(X, bias)
     return eta * (kappa * kappa), visiting_order(X.shape[0], shuffle, seed)
+
+
+def compiled(**options):
+    """``numba.njit`` with an on-disk cache, or without one when no cache directory is writable.
+
+    numba is imported here, on first use, so that importing this module does not load it.
+
+    numba looks for ``NUMBA_CACHE_DIR``, then ``__pycache__`` beside the compiled module, then the
+    user's cache directory; if none is writable, caching would raise at import, so compile in memory.
+    """
+    import numba
+
+    def decorate(func):
+        try:
+            return numba.njit(cache=True, nogil=True, **options)(func)
+        except RuntimeError:
+            return numba.njit(cache=False, nogil=True, **options)(func)
+
+    return decorate

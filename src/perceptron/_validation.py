@@ -237,3 +237,38 @@ def check_zero_start(
         raise ValueError(
             "the run did not start at w = 0, b = 0 (or was made with another eta); the proof assumes a zero start"
         )
+
+
+def check_flag(value: bool, name: str) -> bool:
+    """Return ``value`` as a bool if it is one (Python's or numpy's), else raise ValueError."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")  # noqa: TRY004 (module docstring)
+    return bool(value)
+
+
+def check_tol(tol: float | None) -> float | None:
+    """Return ``tol`` as a float >= 0, or None (no stopping rule), else raise ValueError."""
+    if tol is None:
+        return None
+    out = check_scalar(tol, "tol")
+    if out < 0:
+        raise ValueError(f"tol must be >= 0 or None, got {out:g}")
+    return out
+
+
+def check_fit_intercept(fit_intercept: bool, bias: str) -> BiasMode:
+    """The bias mode that ``fit_intercept`` (scikit-learn's flag) and ``bias`` (the book's mode) ask for.
+
+    ``fit_intercept=False`` is scikit-learn's spelling of ``bias="none"``: with the default
+    ``bias="one"`` (or ``"none"``) it gives ``"none"``. With ``bias="radius"`` the two contradict each
+    other (an intercept scaled by ``R**2``, and no intercept), which raises.
+    """
+    mode = check_bias(bias)
+    if check_flag(fit_intercept, "fit_intercept"):
+        return mode
+    if mode == "radius":
+        raise ValueError(
+            "fit_intercept=False contradicts bias='radius' (which learns an intercept); "
+            "use fit_intercept=False alone, or bias='none'"
+        )
+    return "none"

@@ -46,32 +46,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from ._core import compiled as _jit
 from ._core import count_errors, diverged
 from .results import TrainResult
 
 _UNIT_ROUNDOFF = 2.0**-53
 _SUBNORMAL_SLACK = 2.0**-1070  # per term: covers the underflow error of the products, with room
 _NO_OVERFLOW = 2.0**1000  # partial sums bounded by about this stay far from inf
-
-
-def _jit(**options):
-    """``numba.njit`` with an on-disk cache, or without one when no cache directory is writable.
-
-    numba looks for ``NUMBA_CACHE_DIR``, then ``__pycache__`` beside this file, then the user's
-    cache directory; if none is writable, caching would raise at import, so compile in memory.
-    """
-
-    def decorate(func):
-        try:
-            return numba.njit(cache=True, nogil=True, **options)(func)
-        except RuntimeError:
-            return numba.njit(cache=False, nogil=True, **options)(func)
-
-    return decorate
 
 
 @_jit(fastmath={"reassoc", "contract"})

@@ -42,7 +42,8 @@ def _array_api_check_in_fresh_interpreter(keywords: dict) -> None:
 
 @parametrize_with_checks([Perceptron()])
 def test_estimator_passes_every_scikit_learn_check(estimator, check):
-    # All 56 checks of scikit-learn 1.9 run; none is skipped or marked as an expected failure.
+    # All 56 checks of scikit-learn 1.9 run (those for several classes, sparse input and class_weight
+    # included); none is skipped or marked as an expected failure.
     if check.func.__name__ == "check_array_api_input":
         _array_api_check_in_fresh_interpreter(check.keywords)
     else:
@@ -142,7 +143,6 @@ X3 = [[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]
 @pytest.mark.parametrize(
     ("params", "X", "y", "message"),
     [
-        ({}, X3, ["a", "b", "c"], "Only binary classification is supported"),
         ({}, X3, [1, 1, 1], "only one class"),
         ({}, X3, [0.5, 1.5, 2.5], "Unknown label type"),
         ({}, [[0.0, np.nan], [1.0, 0.0], [2.0, 2.0]], [0, 1, 0], "NaN"),
@@ -152,6 +152,14 @@ X3 = [[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]
         ({"eta0": -2.0}, X3, [0, 1, 0], "eta0 must be > 0"),
         ({"max_iter": 0}, X3, [0, 1, 0], "max_iter must be >= 1"),
         ({"bias": "yes"}, X3, [0, 1, 0], "unknown bias"),
+        ({"fit_intercept": False, "bias": "radius"}, X3, [0, 1, 0], "fit_intercept=False contradicts bias='radius'"),
+        ({"fit_intercept": 1}, X3, [0, 1, 0], "fit_intercept must be True or False"),
+        ({"tol": -1.0}, X3, [0, 1, 0], "tol must be >= 0 or None"),
+        ({"tol": np.nan}, X3, [0, 1, 0], "tol"),
+        ({"n_iter_no_change": 0}, X3, [0, 1, 0], "n_iter_no_change must be >= 1"),
+        ({"shuffle": "yes"}, X3, [0, 1, 0], "shuffle must be True or False"),
+        ({"warm_start": None}, X3, [0, 1, 0], "warm_start must be True or False"),
+        ({"class_weight": {7: 2.0}}, X3, [0, 1, 0], "not in class_weight"),
     ],
 )
 def test_fit_rejects_bad_input_with_a_clear_message(params, X, y, message):
