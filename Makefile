@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 UV_VERSION := 0.13.9
 
-.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides
+.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan
 
 install: $(STAMP)
 
@@ -132,6 +132,12 @@ pdf-test: pdf student-pdf
 lighthouse: $(STAMP) browser node_modules
 	$(MAKE) --no-print-directory book
 	$(BIN)/python benchmarks/lighthouse.py
+
+# A course plan for any timetable: which chapters in which session (book/_ext/coursebook/plan.py).
+SESSIONS ?= 5
+MINUTES  ?= 90
+plan: $(STAMP)
+	@$(BIN)/python -m coursebook.plan --sessions $(SESSIONS) --minutes $(MINUTES)
 
 # JupyterLab from .venv (pinned in the lock, with jupyterlab-myst) on the chapters, kernel = .venv's Python.
 lab: $(STAMP)

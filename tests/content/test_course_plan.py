@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import itertools
 import re
+import subprocess
+import sys
+
+import pytest
 
 from coursebook import ROOT
 from coursebook import plan as course_plan
@@ -52,3 +56,59 @@ def test_the_home_page_states_the_measured_reading_times():
     assert f"prose at {course_plan.PROSE_WPM} words per minute" in section
     assert f"proofs at {course_plan.FORMAL_WPM} words per minute" in section
     assert course_plan.MINUTES_PER_CODE_CELL == 1 and "one minute per code cell" in section
+
+
+def test_a_timetable_for_any_reasonable_grid_fits_or_says_why():
+    """`make plan SESSIONS=n MINUTES=m`: every session fits, the core is taught whole and in order."""
+    measured = course_plan.chapters()
+    made = refused = 0
+    for sessions in range(1, 13):
+        for minutes in range(20, 181, 5):
+            try:
+                plan = course_plan.timetable(sessions, minutes, measured)
+            except ValueError as error:
+                assert "minutes" in str(error), error
+                refused += 1
+                continue
+            made += 1
+            assert len(plan.sessions) == sessions
+            assert all(m <= minutes for m in plan.session_minutes()), (sessions, minutes, plan)
+            order = [p.chapter for s in plan.sessions for p in s]
+            assert order == sorted(order), (sessions, minutes, order)
+            taught = set(order)
+            assert set(course_plan.CORE) <= taught and not taught & set(plan.reading + plan.labs)
+            for chapter in taught:
+                pieces = [p for s in plan.sessions for p in s if p.chapter == chapter]
+                assert sum(p.minutes for p in pieces) == measured[chapter - 1].class_minutes(plan.skip_optional)
+                assert [p.part for p in pieces] == list(range(1, len(pieces) + 1))
+                assert {p.parts for p in pieces} == {len(pieces)}
+    assert made > 300 and refused > 0, (made, refused)
+
+
+def test_the_timetable_for_the_books_own_grids_is_the_page_plan():
+    for name, sessions in (("three", 3), ("five", 5), ("six", 6)):
+        plan = course_plan.timetable(sessions, course_plan.SESSION_MINUTES)
+        assert [[p.chapter for p in s] for s in plan.sessions] == course_plan.PLANS[name]["sessions"], name
+
+
+def test_a_timetable_refuses_what_is_not_a_timetable():
+    for bad in (0, -1, True, 2.5, "3"):
+        with pytest.raises(ValueError, match="positive whole number"):
+            course_plan.timetable(bad, 90)
+        with pytest.raises(ValueError, match="positive whole number"):
+            course_plan.timetable(3, bad)
+    with pytest.raises(ValueError, match="at least 25"):
+        course_plan.timetable(10, 20)
+    with pytest.raises(ValueError, match="the core .* more sessions or longer ones"):
+        course_plan.timetable(1, 60)
+
+
+def test_make_plan_prints_the_timetable_with_its_caveat():
+    done = subprocess.run(["make", "--no-print-directory", "-s", "plan", "SESSIONS=4", "MINUTES=75"],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if re.match(r"\| \d+ \|", line)]
+    assert len(rows) == 4 and "word-count model" in done.stdout, done.stdout
+    bad = subprocess.run([sys.executable, "-m", "coursebook.plan", "--sessions", "four"],
+                         cwd=ROOT, capture_output=True, text=True, check=False)
+    assert bad.returncode != 0 and "positive whole number" in bad.stderr
