@@ -27,7 +27,13 @@ from .losses import (
     total_loss,
 )
 from .margins import functional_margins, geometric_margin, max_margin, radius
-from .multiclass import kesler_points, kesler_train, multiclass_margin, multiclass_mistake_bound, multiclass_train
+from .multiclass import (
+    kesler_points,
+    kesler_train,
+    multiclass_margin,
+    multiclass_mistake_bound,
+    multiclass_train,
+)
 from .nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
 from .pocket import pocket
 from .proof import proof_quantities
