@@ -296,10 +296,10 @@ def test_bank_9_numbers():
     assert f"{gamma:.4f}" == "0.8018" and f"{pc.multiclass_mistake_bound(X, y):.1f}" == "31.1"
     run = pc.multiclass_train(X, y)
     assert (run.mistakes, run.epochs) == (5, 4) and "makes 5 mistakes in 4 epochs" in text
-    from sklearn.datasets import make_blobs                                             # Q9.3
+    from sklearn.datasets import make_blobs
     from sklearn.linear_model import Perceptron
 
     Xl, yl = make_blobs(60, centers=[[-3, 0], [0, 0], [3, 0]], cluster_std=0.5, random_state=1)
-    ova = Perceptron(shuffle=False, tol=None, penalty=None, max_iter=100).fit(Xl, yl)
+    ova = Perceptron(shuffle=False, tol=None, penalty=None, max_iter=100).fit(Xl, yl)        # Q9.3
     assert np.sum(ova.predict(Xl) != yl) == 22 and pc.multiclass_train(Xl, yl).converged
     assert "keeps 22 training errors of 60" in text
