@@ -6,8 +6,9 @@ See the book's notation page for every convention.
 
 Layout: ``_validation`` (argument checks) and ``_core`` (what every training loop shares) sit below
 everything; the result types live in ``results``; each algorithm has its own module above them
-(``training`` with ``fast_training``, ``pocket``, ``averaged``, ``kernel``, ``sgd``, ``proof``, ...);
-``plotting``, ``proof_plots`` and ``widgets`` draw, and load on first use. Imports run one way.
+(``training`` with ``fast_training``, ``pocket``, ``averaged``, ``kernel``, ``sgd``, ``proof``,
+``multiclass``, ``structured``, ...); ``plotting``, ``proof_plots``, ``multiclass_plots`` and
+``widgets`` draw, and load on first use. Imports run one way.
 """
 
 from . import datasets, losses
@@ -26,23 +27,43 @@ from .losses import (
     total_loss,
 )
 from .margins import functional_margins, geometric_margin, max_margin, radius
+from .multiclass import (
+    kesler_points,
+    kesler_train,
+    multiclass_margin,
+    multiclass_mistake_bound,
+    multiclass_train,
+)
 from .nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
 from .pocket import pocket
 from .proof import proof_quantities
-from .results import BestLine, Cycle, Hyperplane, MaxMargin, ProofQuantities, SGDResult, TrainResult, Update
+from .results import (
+    BestLine,
+    Cycle,
+    Hyperplane,
+    MaxMargin,
+    MulticlassResult,
+    MulticlassUpdate,
+    ProofQuantities,
+    SGDResult,
+    StructuredResult,
+    TrainResult,
+    Update,
+)
 from .sgd import train_sgd
+from .structured import structured_predict, structured_train, viterbi
 from .training import train
 
 
 def __getattr__(name: str):
     """Import the heavy parts on first use: the scikit-learn estimator (scikit-learn takes a second
-    or more to load) and the matplotlib-based ``plotting``, ``proof_plots`` and ``widgets``
-    modules, so that a grading kernel or a test process that never draws does not pay for them."""
+    or more to load) and the matplotlib-based ``plotting``, ``proof_plots``, ``multiclass_plots``
+    and ``widgets`` modules, so that a grading kernel or a test process that never draws does not pay for them."""
     if name == "Perceptron":
         from .estimator import Perceptron
 
         return Perceptron
-    if name in ("plotting", "proof_plots", "widgets"):
+    if name in ("plotting", "proof_plots", "multiclass_plots", "widgets"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
@@ -55,9 +76,12 @@ __all__ = [
     "Hyperplane",
     "KernelPerceptron",
     "MaxMargin",
+    "MulticlassResult",
+    "MulticlassUpdate",
     "Perceptron",
     "ProofQuantities",
     "SGDResult",
+    "StructuredResult",
     "TrainResult",
     "Update",
     "VotedPerceptron",
@@ -72,12 +96,18 @@ __all__ = [
     "hinge_loss",
     "kernel_predict",
     "kernel_train",
+    "kesler_points",
+    "kesler_train",
     "logistic_loss",
     "loss_slope",
     "loss_subgradient",
     "losses",
     "max_margin",
     "mistake_bound",
+    "multiclass_margin",
+    "multiclass_mistake_bound",
+    "multiclass_plots",
+    "multiclass_train",
     "perceptron_criterion",
     "perceptron_loss",
     "plotting",
@@ -87,9 +117,12 @@ __all__ = [
     "proof_quantities",
     "prototype",
     "radius",
+    "structured_predict",
+    "structured_train",
     "total_loss",
     "train",
     "train_sgd",
+    "viterbi",
     "voted",
     "weights_at_epoch_ends",
     "widgets",

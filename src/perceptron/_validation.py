@@ -272,3 +272,45 @@ def check_fit_intercept(fit_intercept: bool, bias: str) -> BiasMode:
             "use fit_intercept=False alone, or bias='none'"
         )
     return "none"
+
+
+def check_classes(y: ArrayLike, n_samples: int, *, name: str = "y") -> tuple[NDArray[np.generic], NDArray[np.intp]]:
+    """Multiclass labels: return ``(classes, index)``, the sorted distinct labels and each sample's
+    position among them. Any sortable labels (numbers, strings); at least two distinct ones."""
+    arr = np.asarray(y)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D of shape (n_samples,), got shape {arr.shape}")
+    if arr.shape[0] != n_samples:
+        raise ValueError(f"X and {name} have different lengths: X has {n_samples} samples, {name} has {arr.shape[0]}")
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or infinity")
+    if arr.dtype.kind not in "biufUS":
+        raise ValueError(f"{name} must hold numbers or strings, got dtype {arr.dtype}")
+    classes, index = np.unique(arr, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(f"{name} has only one class ({classes[0]!r}); a classifier needs at least two")
+    return classes, index.reshape(-1)
+
+
+def check_sequences(
+    sequences, tags, n_words: int, n_tags: int
+) -> tuple[list[NDArray[np.intp]], list[NDArray[np.intp]]]:
+    """Tagged sequences: as many tag sequences as word sequences, each as long as its words, every
+    word id in ``0 .. n_words - 1`` and tag id in ``0 .. n_tags - 1``; none empty."""
+    if len(sequences) != len(tags):
+        raise ValueError(f"{len(sequences)} sequences but {len(tags)} tag sequences")
+    if len(sequences) == 0:
+        raise ValueError("no sequences to train on")
+    words, gold = [], []
+    for k, (x, t) in enumerate(zip(sequences, tags)):
+        xa, ta = np.asarray(x), np.asarray(t)
+        for arr, name, size in ((xa, "word", n_words), (ta, "tag", n_tags)):
+            if arr.ndim != 1 or arr.size == 0 or arr.dtype.kind not in "iu":
+                raise ValueError(f"sequence {k}: {name} ids must be a non-empty 1-D array of integers")
+            if arr.min() < 0 or arr.max() >= size:
+                raise ValueError(f"sequence {k}: {name} ids must lie in 0..{size - 1}, found {arr.min()}..{arr.max()}")
+        if xa.shape != ta.shape:
+            raise ValueError(f"sequence {k} has {xa.size} words but {ta.size} tags")
+        words.append(xa.astype(np.intp))
+        gold.append(ta.astype(np.intp))
+    return words, gold

@@ -235,3 +235,103 @@ class ProofQuantities:
     radius: float
     margin: float
     bound: float
+
+
+@dataclass(frozen=True)
+class MulticlassUpdate:
+    """One update of the multiclass perceptron: the true class gains ``x``, the rival loses it.
+
+    Attributes
+    ----------
+    epoch : int
+        The pass (1-based) in which the update happened.
+    index : int
+        Row of ``X`` that triggered the update.
+    label : int
+        Position in ``classes`` of the point's true class (its row of ``W`` gained ``x``).
+    rival : int
+        Position in ``classes`` of the highest-scoring other class (its row of ``W`` lost ``x``).
+    """
+
+    epoch: int
+    index: int
+    label: int
+    rival: int
+
+
+@dataclass(frozen=True)
+class MulticlassResult:
+    """What :func:`~perceptron.multiclass_train` (and :func:`~perceptron.kesler_train`) return.
+
+    Attributes
+    ----------
+    W : ndarray of shape (n_classes, n_features)
+        One weight vector per class, in the order of ``classes``.
+    b : ndarray of shape (n_classes,)
+        One bias per class (zeros for ``bias="none"``).
+    classes : ndarray of shape (n_classes,)
+        The sorted distinct labels; row ``k`` of ``W`` scores ``classes[k]``.
+    mistakes : int
+        Number of updates made (every mistake triggers exactly one update).
+    epochs : int
+        Number of passes over the data, the final clean pass included.
+    converged : bool
+        True when a pass made no mistake: then every training point's own class scores strictly
+        more than every other class.
+    history : tuple of MulticlassUpdate
+        Every update in order when the run was made with ``record=True``, else empty.
+    errors : int
+        Training points the returned ``(W, b)`` gets wrong, counted with the mistake rule (the own
+        class does not score strictly more than every other class).
+    """
+
+    W: NDArray[np.float64]
+    b: NDArray[np.float64]
+    classes: NDArray[Any]
+    mistakes: int
+    epochs: int
+    converged: bool
+    history: tuple[MulticlassUpdate, ...] = field(default=(), repr=False)
+    errors: int = 0
+
+    def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
+        """The score of every class for every row of ``X``, shape ``(n_samples, n_classes)``."""
+        Xa = check_X(X)
+        if Xa.shape[1] != self.W.shape[1]:
+            raise ValueError(f"X has {Xa.shape[1]} features but the weights have {self.W.shape[1]}")
+        return Xa @ self.W.T + self.b
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """The class with the highest score for each row of ``X`` (a tie goes to the earlier class)."""
+        return self.classes[np.argmax(self.decision_function(X), axis=1)]
+
+
+@dataclass(frozen=True)
+class StructuredResult:
+    """What :func:`~perceptron.structured_train` returns: the weights of a tagger scored by Viterbi.
+
+    A tag sequence ``t_1 ... t_T`` of the words ``x_1 ... x_T`` scores
+    ``start[t_1] + sum_j emission[x_j, t_j] + sum_j transition[t_(j-1), t_j]``.
+
+    Attributes
+    ----------
+    emission : ndarray of shape (n_words, n_tags)
+        Weight of each (word, tag) pair.
+    transition : ndarray of shape (n_tags, n_tags)
+        Weight of each (previous tag, tag) pair.
+    start : ndarray of shape (n_tags,)
+        Weight of each tag as the first of a sequence.
+    mistakes : int
+        Number of updates: sequences whose best-scoring tagging was not their own.
+    epochs : int
+        Passes over the sequences, the final clean pass included.
+    converged : bool
+        True when a pass made no mistake.
+    """
+
+    emission: NDArray[np.float64]
+    transition: NDArray[np.float64]
+    start: NDArray[np.float64]
+    mistakes: int
+    epochs: int
+    converged: bool

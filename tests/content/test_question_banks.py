@@ -47,7 +47,7 @@ def test_one_bank_per_chapter_in_the_toc():
         assert f"notebooks/{chapter.stem}" in bank(number), f"bank {number} does not link its chapter"
 
 
-@pytest.mark.parametrize("number", range(1, 9))
+@pytest.mark.parametrize("number", range(1, len(BANKS) + 1))
 def test_concept_questions_have_an_answer_and_a_misconception_per_distractor(number):
     questions = items(bank(number), "Q")
     assert len(questions) >= 6, f"bank {number} has {len(questions)} concept questions"
@@ -61,7 +61,7 @@ def test_concept_questions_have_an_answer_and_a_misconception_per_distractor(num
         assert sorted(named) == sorted(set("ABCD") - {answers[0]}), (name, named)
 
 
-@pytest.mark.parametrize("number", range(1, 9))
+@pytest.mark.parametrize("number", range(1, len(BANKS) + 1))
 def test_exam_problems_have_a_solution_and_a_marking_scheme_that_adds_up(number):
     problems = items(bank(number), "E")
     assert len(problems) >= 3, f"bank {number} has {len(problems)} exam problems"
@@ -76,7 +76,7 @@ def test_exam_problems_have_a_solution_and_a_marking_scheme_that_adds_up(number)
 
 def test_answer_letters_are_not_all_the_same():
     letters = [re.search(r"\*\*Answer: ([A-D])", body).group(1)
-               for n in range(1, 9) for body in items(bank(n), "Q").values()]
+               for n in range(1, len(BANKS) + 1) for body in items(bank(n), "Q").values()]
     assert len(set(letters)) >= 3
 
 
@@ -269,3 +269,37 @@ def test_bank_8_mistakes_and_accuracy_of_the_digit_pairs():
     Xa, _, ya, _ = parts[4, 9]
     orders = [pc.train(Xa, ya, shuffle=True, seed=s).mistakes for s in range(20)]
     assert (min(orders), max(orders)) == (4, 22) and "from 4 to 22\nmistakes in 20 shuffled orders" in text
+
+
+def test_bank_9_numbers():
+    text = bank(9)
+    X = np.array([[2.0, 0.0], [0.0, 2.0], [-2.0, -2.0]])                                # E9.1
+    run = pc.multiclass_train(X, ["a", "b", "c"], record=True)
+    assert [(u.index, u.rival) for u in run.history] == [(0, 1), (1, 0), (2, 0)] and run.epochs == 2
+    assert run.W.tolist() == [[4, 0], [-2, 2], [-2, -2]] and run.b.tolist() == [-1, 0, 1]
+    assert run.decision_function([[3.0, 0.5]]).tolist() == [[11, -5, -6]] and "$(11, -5, -6)$" in text
+    assert "$W = ((4, 0), (-2, 2), (-2, -2))$, $b = (-1, 0, 1)$" in text
+    Z = pc.kesler_points([[1.0, 2.0], [0.0, 1.0], [1.0, 0.0]], [2, 1, 3], bias="none")[0]   # E9.2
+    assert Z.tolist() == [[-1, -2, 1, 2, 0, 0], [0, 0, 1, 2, -1, -2]] and np.all(np.sum(Z**2, axis=1) == 10)
+    X, y = np.array([[-3.0], [0.0], [3.0]]), np.array(["A", "B", "C"])                 # E9.3
+    assert not pc.train(X, [-1, 1, -1], max_epochs=100).converged
+    W, b = np.array([[-1.0], [0.0], [1.0]]), np.array([-1.0, 0.0, -1.0])
+    scores = X @ W.T + b
+    assert scores.tolist() == [[2, 0, -4], [-1, 0, -1], [-4, 0, 2]]
+    v = np.column_stack([W, b]).ravel()
+    own = scores[np.arange(3), [0, 1, 2]]
+    rivals = np.where(np.eye(3, dtype=bool), -np.inf, scores).max(axis=1)
+    assert np.linalg.norm(v) == 2 and np.min(own - rivals) / 2 == 0.5
+    R = np.linalg.norm([3.0, 1.0])
+    assert np.isclose(2 * R**2 / 0.5**2, 80)
+    gamma = pc.multiclass_margin(X, y)
+    assert f"{gamma:.4f}" == "0.8018" and f"{pc.multiclass_mistake_bound(X, y):.1f}" == "31.1"
+    run = pc.multiclass_train(X, y)
+    assert (run.mistakes, run.epochs) == (5, 4) and "makes 5 mistakes in 4 epochs" in text
+    from sklearn.datasets import make_blobs
+    from sklearn.linear_model import Perceptron
+
+    Xl, yl = make_blobs(60, centers=[[-3, 0], [0, 0], [3, 0]], cluster_std=0.5, random_state=1)
+    ova = Perceptron(shuffle=False, tol=None, penalty=None, max_iter=100).fit(Xl, yl)        # Q9.3
+    assert np.sum(ova.predict(Xl) != yl) == 22 and pc.multiclass_train(Xl, yl).converged
+    assert "keeps 22 training errors of 60" in text

@@ -71,3 +71,19 @@ def test_chapter_5_margin_slider_shows_the_crossing_move_right_and_the_run_stop_
     assert (round(k0 / b0, len(used_first) - 2), round(k1 / b1, len(used_last) - 2)) == (
         float(used_first), float(used_last))
     assert k1 / b1 < k0 / b0
+
+
+def test_chapter_9_update_slider_starts_with_the_first_class_everywhere_and_ends_with_no_error():
+    ch = cells("09_multiclass")
+    prose, slider = source(ch["mc-slider-intro"]), ch["mc-slider"]
+    stated = re.search(r"(\d+) of the (\d+) wrongly.*?after the (\w+) update\s+every point lies in its own region",
+                       prose, re.DOTALL)
+    assert stated, "the prose no longer says where the run starts and ends"
+    start, total, last = int(stated.group(1)), int(stated.group(2)), stated.group(3)
+    shown = frames(slider)
+    wrong = [int(re.search(r"(\d+) of the (\d+) points lie outside", alt).group(1)) for _, alt in shown]
+    assert [label for label, _ in shown] == [str(k) for k in range(len(shown))]   # every update, from the start
+    assert wrong[0] == start and f"of the {total} points" in shown[0][1]
+    assert wrong[-1] == 0 and wrong[-2] > 0                                      # the last update ends the errors
+    ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+    assert ordinals.index(last) == len(shown) - 2

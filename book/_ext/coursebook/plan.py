@@ -193,15 +193,17 @@ minutes are the measured totals.
 - **Three sessions** cover the core: the algorithm, margins and the convergence proof. An earlier
   version of this page put chapters 4 and 5 (about @WORDS@ words and @BLOCKS@ formal blocks) into one
   session; measured, that is @OLD@ minutes of class before any exercise, so the plan now gives each
-  its own session. Chapters 3, 6, 7 and 8 are reading for students who want more.
+  its own session. Chapters 3, 6, 7, 8 and 9 are reading for students who want more.
 - **Five sessions** add non-separable data and kernels; chapter 3 (the perceptron as SGD) is
   reading, since nothing in chapters 4 to 8 depends on it.
 - **Six sessions** teach every chapter from 1 to 7 in class.
 - In every plan **chapter 8** (real data) is a lab rather than a lecture: it needs chapters 5 and 6
   and applies them to irises and digits; its home time above is the lab's length. Set it after the
   session on chapter 6 (five and six sessions), or after session 3 with chapter 6 as reading.
-- Chapter 1 is short and fits beside any of chapters @FITS1@; no other two chapters fit in one session
-  (the cheapest other pair, chapters @CHEAP@, needs @PAIR@ minutes).
+- **Chapter 9** (several classes) is reading in every plan: it needs chapters 2 and 5, and a course
+  that teaches it can give it a session of its own or pair it as below.
+- Chapter 1 is short and fits beside any of chapters @FITS1@;@OTHERFITS@ no other two chapters fit in
+  one session (the cheapest other pair, chapters @CHEAP@, needs @PAIR@ minutes).
 
 For another timetable, `make plan SESSIONS=4 MINUTES=75` prints a schedule of the same kind: the
 core chapters (1, 2, 4, 5) always, their optional proofs skipped in class only when the core does
@@ -240,13 +242,15 @@ def section(measured: list[Chapter] | None = None) -> str:
         rows.append(f"| {k + 1} | " + " | ".join(cells) + " |")
     pairs = fitting_pairs(measured)
     others = sorted((pair_minutes(measured, p), p) for p in itertools.combinations(range(2, len(measured) + 1), 2))
-    pair, cheap = others[0]
+    fit_others = [(m, p) for m, p in others if m <= SESSION_MINUTES]
+    pair, cheap = next((m, p) for m, p in others if m > SESSION_MINUTES)
+    otherfits = "".join(f" chapters {p[0]} and {p[1]} fit together ({m} minutes);" for m, p in fit_others)
     fits1 = [b for a, b in pairs if a == 1]
     old = sum(measured[c - 1].class_minutes() for c in (4, 5))
     words = sum(measured[c - 1].prose_words + measured[c - 1].formal_words for c in (4, 5))
     blocks = sum(measured[c - 1].formal_blocks for c in (4, 5))
     text = (TEMPLATE.replace("@TABLE@", table(measured)).replace("@ROWS@", "\n".join(rows))
-            .replace("@PAIR@", str(pair)).replace("@CHEAP@", f"{cheap[0]} and {cheap[1]}")
+            .replace("@PAIR@", str(pair)).replace("@OTHERFITS@", otherfits).replace("@CHEAP@", f"{cheap[0]} and {cheap[1]}")
             .replace("@FITS1@", _either(fits1)).replace("@OLD@", str(old))
             .replace("@WORDS@", f"{round(words, -2):,}").replace("@BLOCKS@", str(blocks)))
     return f"{BEGIN}\n{text.strip()}\n{END}"

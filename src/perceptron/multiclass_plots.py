@@ -1,0 +1,185 @@
+"""Figures of the chapter on several classes: the regions a multiclass classifier gives each class,
+the regions one-vs-all leaves unclaimed or contested, and a confusion matrix.
+
+Classes are drawn in the Okabe-Ito colours, distinguishable with the common forms of colour
+blindness, each with its own marker as well: the first two are the book's +1 blue circles and
+-1 vermillion squares (:mod:`perceptron._style`), then bluish green triangles and so on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import matplotlib.pyplot as plt  # noqa: F401 - the doctests close their figures with it
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.colors import ListedColormap
+from numpy.typing import ArrayLike
+
+from ._style import BOUNDARY_COLOR, CLASS_COLORS, CLASS_MARKERS, TITLE_Y, new_axes
+
+#: One colour and marker per class, in the order of the sorted classes (at most eight classes).
+MULTICLASS_COLORS = (CLASS_COLORS[1], CLASS_COLORS[-1], "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
+                     "#000000")
+MULTICLASS_MARKERS = (CLASS_MARKERS[1], CLASS_MARKERS[-1], "^", "D", "v", "P", "X", "*")
+#: The tints of one-vs-all's claims: a point no class claims, and a point several classes claim.
+UNCLAIMED_COLOR, CONTESTED_COLOR = "#BBBBBB", "#444444"
+
+
+def plot_multiclass_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, **kwargs) -> Axes:
+    """Scatter two-feature points of up to eight classes, each in its own colour and marker.
+
+    Extra keyword arguments go to ``Axes.scatter``.
+
+    Examples
+    --------
+    >>> ax = plot_multiclass_data([[0.0, 0.0], [1.0, 1.0], [2.0, 0.0]], ["a", "b", "c"])
+    >>> len(ax.collections), ax.get_legend_handles_labels()[1]
+    (3, ['class a', 'class b', 'class c'])
+    >>> plt.close("all")
+    """
+    X, y, classes = _points(X, y)
+    ax = new_axes(ax)
+    style = {"s": 28, "edgecolors": "white", "linewidths": 0.6, "zorder": 3} | kwargs
+    for k, label in enumerate(classes):
+        pts = X[y == label]
+        ax.scatter(pts[:, 0], pts[:, 1], c=MULTICLASS_COLORS[k], marker=MULTICLASS_MARKERS[k],
+                   label=f"class {label}", **style)
+    ax.set_xlabel("x\u2081")
+    ax.set_ylabel("x\u2082")
+    ax.set_aspect("equal", adjustable="box")
+    return ax
+
+
+def plot_class_regions(
+    predict_fn: Callable[[np.ndarray], np.ndarray],
+    X: ArrayLike,
+    y: ArrayLike,
+    ax: Axes | None = None,
+    *,
+    resolution: int = 250,
+    title: str | None = None,
+) -> Axes:
+    """Tint the plane by the class ``predict_fn`` gives each point, and scatter the data on top.
+
+    ``predict_fn`` maps an ``(m, 2)`` array to ``m`` labels among those of ``y``.
+
+    Examples
+    --------
+    >>> X, y = [[0.0, 0.0], [2.0, 0.0], [0.0, 2.0]], [0, 1, 2]
+    >>> ax = plot_class_regions(lambda P: np.argmax(P @ [[-1, 1, 0], [-1, 0, 1]], axis=1), X, y)
+    >>> ax.get_xlabel()
+    'x₁'
+    >>> plt.close("all")
+    """
+    X, y, classes = _points(X, y)
+    ax = new_axes(ax)
+    gx, gy, grid = _grid(X, resolution)
+    labels = np.asarray(predict_fn(grid))
+    if not np.isin(labels, classes).all():
+        raise ValueError("predict_fn returned labels that are not classes of y")
+    z = np.searchsorted(classes, labels).reshape(gx.shape)
+    cmap = ListedColormap(MULTICLASS_COLORS[: len(classes)])
+    extent = (gx.min(), gx.max(), gy.min(), gy.max())
+    ax.imshow(z, origin="lower", extent=extent, cmap=cmap, vmin=-0.5, vmax=len(classes) - 0.5, alpha=0.22,
+              interpolation="nearest", aspect="auto", zorder=0)
+    ax.contour(gx, gy, z, levels=np.arange(len(classes)) + 0.5, colors=[BOUNDARY_COLOR], linewidths=1.2, zorder=1)
+    plot_multiclass_data(X, y, ax)
+    ax.set_xlim(extent[:2])
+    ax.set_ylim(extent[2:])
+    if title:
+        ax.set_title(title, y=TITLE_Y)
+    return ax
+
+
+def plot_claims(
+    scores_fn: Callable[[np.ndarray], np.ndarray],
+    X: ArrayLike,
+    y: ArrayLike,
+    ax: Axes | None = None,
+    *,
+    resolution: int = 250,
+    title: str | None = None,
+) -> Axes:
+    """Where one-vs-all's binary classifiers agree: each point of the plane tinted by who claims it.
+
+    ``scores_fn`` maps an ``(m, 2)`` array to the ``(m, n_classes)`` scores of the classifiers
+    "class k against the rest"; class ``k`` *claims* a point when its score is positive. A point
+    claimed by exactly one class takes that class's tint; a point claimed by none is light grey,
+    one claimed by several dark grey. The contours are the lines where a score is 0.
+
+    Examples
+    --------
+    >>> X, y = [[0.0, 0.0], [2.0, 0.0], [0.0, 2.0]], [0, 1, 2]
+    >>> ax = plot_claims(lambda P: P @ [[-1, 1, 0], [-1, 0, 1]] + [1, -1, -1], X, y)
+    >>> len(ax.images)
+    1
+    >>> plt.close("all")
+    """
+    X, y, classes = _points(X, y)
+    ax = new_axes(ax)
+    gx, gy, grid = _grid(X, resolution)
+    scores = np.asarray(scores_fn(grid), dtype=float)
+    if scores.shape != (len(grid), len(classes)):
+        raise ValueError(f"scores_fn must return shape (m, {len(classes)}), one score per class; got {scores.shape}")
+    claims = scores > 0
+    n_claims = claims.sum(axis=1)
+    # Colour index: 0 .. K-1 the one claiming class, K unclaimed, K + 1 contested.
+    z = np.where(n_claims == 1, np.argmax(claims, axis=1), np.where(n_claims == 0, len(classes), len(classes) + 1))
+    colors = [*MULTICLASS_COLORS[: len(classes)], UNCLAIMED_COLOR, CONTESTED_COLOR]
+    extent = (gx.min(), gx.max(), gy.min(), gy.max())
+    ax.imshow(z.reshape(gx.shape), origin="lower", extent=extent, cmap=ListedColormap(colors), vmin=-0.5,
+              vmax=len(classes) + 1.5, alpha=0.3, interpolation="nearest", aspect="auto", zorder=0)
+    for k in range(len(classes)):
+        ax.contour(gx, gy, scores[:, k].reshape(gx.shape), levels=[0], colors=[MULTICLASS_COLORS[k]],
+                   linewidths=1.4, linestyles="--", zorder=1)
+    plot_multiclass_data(X, y, ax)
+    ax.set_xlim(extent[:2])
+    ax.set_ylim(extent[2:])
+    if title:
+        ax.set_title(title, y=TITLE_Y)
+    return ax
+
+
+def plot_confusion(y_true: ArrayLike, y_pred: ArrayLike, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """The confusion matrix: row = true class, column = predicted class, each cell its count.
+
+    Drawn by scikit-learn's ``ConfusionMatrixDisplay`` in a single-hue scale (light to dark blue);
+    the diagonal holds the correct predictions.
+
+    Examples
+    --------
+    >>> ax = plot_confusion([0, 1, 1, 2], [0, 1, 2, 2])
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('predicted class', 'true class')
+    >>> plt.close("all")
+    """
+    from sklearn.metrics import ConfusionMatrixDisplay
+
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    if y_true.ndim != 1 or y_true.shape != y_pred.shape or y_true.size == 0:
+        raise ValueError(f"y_true and y_pred must be non-empty 1-D arrays of one length, got {y_true.shape}, {y_pred.shape}")
+    ax = new_axes(ax, size=(5.2, 4.6))
+    ConfusionMatrixDisplay.from_predictions(y_true, y_pred, ax=ax, cmap="Blues", colorbar=False)
+    ax.set_xlabel("predicted class")
+    ax.set_ylabel("true class")
+    if title:
+        ax.set_title(title, y=TITLE_Y)
+    return ax
+
+
+def _points(X: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2 or y.shape != (len(X),):
+        raise ValueError(f"these figures draw 2-D points: X must have shape (n, 2) and y shape (n,), got {X.shape}, {y.shape}")
+    classes = np.unique(y)
+    if len(classes) > len(MULTICLASS_COLORS):
+        raise ValueError(f"at most {len(MULTICLASS_COLORS)} classes can be told apart by colour, got {len(classes)}")
+    return X, y, classes
+
+
+def _grid(X: np.ndarray, resolution: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    pad = 0.15 * (np.ptp(X, axis=0).max() or 1.0)
+    gx, gy = np.meshgrid(np.linspace(X[:, 0].min() - pad, X[:, 0].max() + pad, resolution),
+                         np.linspace(X[:, 1].min() - pad, X[:, 1].max() + pad, resolution))
+    return gx, gy, np.column_stack([gx.ravel(), gy.ravel()])
