@@ -6,7 +6,8 @@ See the book's notation page for every convention.
 
 Layout: ``_validation`` (argument checks) and ``_core`` (what every training loop shares) sit below
 everything; the result types live in ``results``; each algorithm has its own module above them
-(``training`` with ``fast_training``, ``pocket``, ``averaged``, ``kernel``, ``sgd``, ``proof``, ...);
+(``training`` with ``fast_training``, ``pocket``, ``averaged``, ``kernel``, ``sgd``, ``proof``,
+``network``, ...);
 ``plotting``, ``proof_plots`` and ``widgets`` draw, and load on first use. Imports run one way.
 """
 
@@ -26,10 +27,22 @@ from .losses import (
     total_loss,
 )
 from .margins import functional_margins, geometric_margin, max_margin, radius
+from .network import init_network, network_gradient, network_loss, train_lms, train_network
 from .nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
 from .pocket import pocket
 from .proof import proof_quantities
-from .results import BestLine, Cycle, Hyperplane, MaxMargin, ProofQuantities, SGDResult, TrainResult, Update
+from .results import (
+    BestLine,
+    Cycle,
+    Hyperplane,
+    MaxMargin,
+    NetworkRun,
+    ProofQuantities,
+    SGDResult,
+    TrainResult,
+    TwoLayerNetwork,
+    Update,
+)
 from .sgd import train_sgd
 from .training import train
 
@@ -55,10 +68,12 @@ __all__ = [
     "Hyperplane",
     "KernelPerceptron",
     "MaxMargin",
+    "NetworkRun",
     "Perceptron",
     "ProofQuantities",
     "SGDResult",
     "TrainResult",
+    "TwoLayerNetwork",
     "Update",
     "VotedPerceptron",
     "averaged",
@@ -70,6 +85,7 @@ __all__ = [
     "functional_margins",
     "geometric_margin",
     "hinge_loss",
+    "init_network",
     "kernel_predict",
     "kernel_train",
     "logistic_loss",
@@ -78,6 +94,8 @@ __all__ = [
     "losses",
     "max_margin",
     "mistake_bound",
+    "network_gradient",
+    "network_loss",
     "perceptron_criterion",
     "perceptron_loss",
     "plotting",
@@ -89,6 +107,8 @@ __all__ = [
     "radius",
     "total_loss",
     "train",
+    "train_lms",
+    "train_network",
     "train_sgd",
     "voted",
     "weights_at_epoch_ends",

@@ -235,3 +235,74 @@ class ProofQuantities:
     radius: float
     margin: float
     bound: float
+
+
+@dataclass(frozen=True)
+class TwoLayerNetwork:
+    """A network with one hidden layer of ``tanh`` units and one output unit.
+
+    The score of a point ``x`` is ``f(x) = w.h(x) + b`` with hidden values ``h(x) = tanh(V x + beta)``:
+    the output unit is a linear classifier, as in chapter 1, applied to ``h(x)`` instead of ``x``.
+    :func:`~perceptron.network_gradient` returns the partial derivatives of a loss in the same
+    shape (one field per parameter).
+
+    Attributes
+    ----------
+    V : ndarray of shape (n_hidden, n_features)
+        Hidden weights, one row per hidden unit.
+    beta : ndarray of shape (n_hidden,)
+        Hidden biases.
+    w : ndarray of shape (n_hidden,)
+        Output weights.
+    b : float
+        Output bias.
+    """
+
+    V: NDArray[np.float64]
+    beta: NDArray[np.float64]
+    w: NDArray[np.float64]
+    b: float
+
+    def hidden(self, X: ArrayLike) -> NDArray[np.float64]:
+        """The hidden values ``h(x) = tanh(V x + beta)`` of every row of ``X``, shape (n, n_hidden)."""
+        Xa = check_X(X)
+        if Xa.shape[1] != self.V.shape[1]:
+            raise ValueError(f"X has {Xa.shape[1]} features but the network expects {self.V.shape[1]}")
+        return np.tanh(Xa @ self.V.T + self.beta)
+
+    def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
+        """The score ``f(x) = w.h(x) + b`` of every row of ``X``."""
+        return self.hidden(X) @ self.w + self.b
+
+    def predict(self, X: ArrayLike) -> NDArray[np.int64]:
+        """Classify ``X`` by the sign of the score (sgn(0) = +1)."""
+        return sgn(self.decision_function(X))
+
+
+@dataclass(frozen=True)
+class NetworkRun:
+    """What :func:`~perceptron.train_network` returns.
+
+    Attributes
+    ----------
+    network : TwoLayerNetwork
+        The network after the last epoch.
+    losses : tuple of float
+        The mean logistic loss on the training data at the start and after every epoch
+        (``epochs + 1`` entries).
+    errors : tuple of int
+        Training points with ``y f(x) <= 0`` at the start and after every epoch.
+    epochs : int
+        Passes over the data.
+    seed : int or None
+        The seed of the initial weights and of the visiting orders.
+    snapshots : tuple of TwoLayerNetwork
+        The network at the start and after every epoch when run with ``record=True``, else empty.
+    """
+
+    network: TwoLayerNetwork
+    losses: tuple[float, ...]
+    errors: tuple[int, ...]
+    epochs: int
+    seed: int | None
+    snapshots: tuple[TwoLayerNetwork, ...] = field(default=(), repr=False)

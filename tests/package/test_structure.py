@@ -96,7 +96,7 @@ def test_the_core_sits_below_every_algorithm():
     assert users_of_training <= {"perceptron", "perceptron.nonseparable", "perceptron.estimator"}
     users_of_the_compiled_pass = {name for name, deps in graph.items() if "perceptron.fast_training" in deps}
     assert users_of_the_compiled_pass == {"perceptron.training"}
-    for algorithm in ("training", "fast_training", "pocket", "averaged", "kernel", "sgd", "proof"):
+    for algorithm in ("training", "fast_training", "pocket", "averaged", "kernel", "sgd", "proof", "network"):
         assert "perceptron._core" in graph[f"perceptron.{algorithm}"], algorithm
 
 
@@ -136,7 +136,7 @@ def test_names_that_moved_before_the_first_release_are_gone_from_their_old_modul
 
 
 RESULT_TYPES = ("TrainResult", "Update", "SGDResult", "Hyperplane", "MaxMargin", "BestLine", "Cycle",
-                "ProofQuantities")
+                "ProofQuantities", "TwoLayerNetwork", "NetworkRun")
 
 
 @pytest.mark.parametrize("name", RESULT_TYPES)
