@@ -352,7 +352,8 @@ def train_lms(
                     updates += 1
                     clean = False
             residual = ya - (Xa @ w + b)
-            if not (np.isfinite(w).all() and math.isfinite(b) and np.isfinite(residual).all()):
+            loss = float(0.5 * residual @ residual)
+            if not (np.isfinite(w).all() and math.isfinite(b) and math.isfinite(loss)):
                 raise diverged("the weights")
-            losses.append(float(0.5 * residual @ residual))
+            losses.append(loss)
     return SGDResult(w=w, b=float(b), updates=updates, epochs=epoch, converged=clean, losses=tuple(losses))

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 NUMBER = re.compile(r"(?<![\w.^_{\\])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w}])")
 SCI = re.compile(r"(\d+(?:\.\d+)?)\s*\\times\s*10\^\{(-?\d+)\}")

@@ -106,7 +106,7 @@ def test_every_built_chapter_ends_with_a_report_an_error_link():
         pytest.fail("the book is not built: run `make book` (make test does it first)")
     repository = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
     chapters = sorted((HTML / "notebooks").glob("0*.html"))
-    assert len(chapters) == len(list((ROOT / "notebooks").glob("0*.ipynb")))
+    assert len(chapters) == len(list((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")))
     for page in chapters:
         text = page.read_text(encoding="utf-8")
         link = re.search(r'<p class="errata">.*?href="([^"]+)"', text, flags=re.DOTALL)

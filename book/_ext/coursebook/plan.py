@@ -125,19 +125,29 @@ PLANS = {
 }
 
 
+def number(chapter: Chapter) -> int:
+    """A chapter's number, from its file name (``05_convergence`` is chapter 5)."""
+    return int(chapter.name[:2])
+
+
+def by_number(measured: list[Chapter]) -> dict[int, Chapter]:
+    return {number(c): c for c in measured}
+
+
 def pair_minutes(measured: list[Chapter], pair: tuple[int, int]) -> int:
-    return sum(measured[c - 1].class_minutes() for c in pair) + IN_CLASS_EXERCISE
+    numbered = by_number(measured)
+    return sum(numbered[c].class_minutes() for c in pair) + IN_CLASS_EXERCISE
 
 
 def fitting_pairs(measured: list[Chapter]) -> list[tuple[int, int]]:
-    return [p for p in itertools.combinations(range(1, len(measured) + 1), 2)
+    return [p for p in itertools.combinations(sorted(by_number(measured)), 2)
             if pair_minutes(measured, p) <= SESSION_MINUTES]
 
 
 def session_minutes(plan: str, measured: list[Chapter] | None = None) -> list[int]:
     measured = measured or chapters()
-    spec = PLANS[plan]
-    return [sum(measured[c - 1].class_minutes(spec["skip_optional"]) for c in session) + IN_CLASS_EXERCISE
+    spec, numbered = PLANS[plan], by_number(measured)
+    return [sum(numbered[c].class_minutes(spec["skip_optional"]) for c in session) + IN_CLASS_EXERCISE
             for session in spec["sessions"]]
 
 
@@ -196,8 +206,7 @@ minutes are the measured totals.
 - In every plan **chapter 8** (real data) is a lab rather than a lecture: it needs chapters 5 and 6
   and applies them to irises and digits; its home time above is the lab's length. Set it after the
   session on chapter 6 (five and six sessions), or after session 3 with chapter 6 as reading.
-- Chapter 1 is short and fits beside any of chapters @FITS1@; no other two chapters fit in one session
-  (the cheapest other pair, chapters @CHEAP@, needs @PAIR@ minutes).
+- Chapter 1 is short and fits beside any of chapters @FITS1@; @OTHERS@.
 
 Slides for each session of the five-session plan are built by `make slides` (see "Running the
 module").
@@ -206,7 +215,8 @@ module").
 
 
 def chapter_link(number: int) -> str:
-    return "{doc}`../notebooks/" + CHAPTERS[number - 1].stem + "`"
+    stem = next(p.stem for p in CHAPTERS if int(p.stem[:2]) == number)
+    return "{doc}`../notebooks/" + stem + "`"
 
 
 def section(measured: list[Chapter] | None = None) -> str:
@@ -222,14 +232,22 @@ def section(measured: list[Chapter] | None = None) -> str:
                          if k < len(sessions) else "")
         rows.append(f"| {k + 1} | " + " | ".join(cells) + " |")
     pairs = fitting_pairs(measured)
-    others = sorted((pair_minutes(measured, p), p) for p in itertools.combinations(range(2, len(measured) + 1), 2))
+    numbered = by_number(measured)
+    others = sorted((pair_minutes(measured, p), p) for p in itertools.combinations(sorted(numbered)[1:], 2))
     pair, cheap = others[0]
     fits1 = [b for a, b in pairs if a == 1]
-    old = sum(measured[c - 1].class_minutes() for c in (4, 5))
-    words = sum(measured[c - 1].prose_words + measured[c - 1].formal_words for c in (4, 5))
-    blocks = sum(measured[c - 1].formal_blocks for c in (4, 5))
+    more = [p for p in pairs if p[0] != 1]
+    if more:
+        named = " and ".join(f"chapters {a} and {b} ({pair_minutes(measured, (a, b))} minutes)" for a, b in more)
+        others_text = f"of the other pairs only {named} fit in one session"
+    else:
+        others_text = (f"no other two chapters fit in one session\n  (the cheapest other pair, chapters "
+                       f"{cheap[0]} and {cheap[1]}, needs {pair} minutes)")
+    old = sum(numbered[c].class_minutes() for c in (4, 5))
+    words = sum(numbered[c].prose_words + numbered[c].formal_words for c in (4, 5))
+    blocks = sum(numbered[c].formal_blocks for c in (4, 5))
     text = (TEMPLATE.replace("@TABLE@", table(measured)).replace("@ROWS@", "\n".join(rows))
-            .replace("@PAIR@", str(pair)).replace("@CHEAP@", f"{cheap[0]} and {cheap[1]}")
+            .replace("@OTHERS@", others_text)
             .replace("@FITS1@", ", ".join(map(str, fits1[:-1])) + f" or {fits1[-1]}").replace("@OLD@", str(old))
             .replace("@WORDS@", f"{round(words, -2):,}").replace("@BLOCKS@", str(blocks)))
     return f"{BEGIN}\n{text.strip()}\n{END}"
