@@ -280,7 +280,7 @@ def test_bank_10_numbers():
     w, b = w + eta * error * x, b + eta * error
     assert np.allclose(w, [0.8, -0.1]) and np.isclose(b, -0.1) and np.isclose(x @ w + b, 1.4)
     assert np.isclose(label - (x @ w + b), error * (1 - eta * (x @ x + 1)))
-    assert "$(0.8, -0.1)$" in text and "= 1.4$" in text
+    assert "= (0.8, -0.1)$" in text and "= 1.4$" in text
     net = pc.TwoLayerNetwork(V=np.array([[1.0, -1.0], [0.5, 0.5]]), beta=np.array([0.0, -1.0]),   # E10.2
                              w=np.array([2.0, -1.0]), b=0.0)
     X1, y1 = np.array([[1.0, 1.0]]), np.array([1])
