@@ -38,6 +38,7 @@ ALLOWED = {
     ("08_real_data", "1797"): "the size of scikit-learn's digits data, a fact about the source",
     ("08_real_data", "357"): "the size of a digits pair, a fact about the source",
     ("08_real_data", "45"): "the number of pairs of ten digits, 10 * 9 / 2",
+    ("10_networks", "20"): "the Mark I's retina of 20 x 20 photocells, a fact about the source",
 }
 
 
