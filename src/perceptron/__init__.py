@@ -7,7 +7,7 @@ See the book's notation page for every convention.
 Layout: ``_validation`` (argument checks) and ``_core`` (what every training loop shares) sit below
 everything; the result types live in ``results``; each algorithm has its own module above them
 (``training`` with ``fast_training``, ``pocket``, ``averaged``, ``kernel``, ``sgd``, ``proof``,
-``multiclass``, ``structured``, ...); ``plotting``, ``proof_plots``, ``multiclass_plots`` and
+``multiclass``, ``structured``, ``network``, ...); ``plotting``, ``proof_plots``, ``multiclass_plots`` and
 ``widgets`` draw, and load on first use. Imports run one way.
 """
 
@@ -34,6 +34,7 @@ from .multiclass import (
     multiclass_mistake_bound,
     multiclass_train,
 )
+from .network import init_network, network_gradient, network_loss, train_lms, train_network
 from .nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
 from .pocket import pocket
 from .proof import proof_quantities
@@ -44,10 +45,12 @@ from .results import (
     MaxMargin,
     MulticlassResult,
     MulticlassUpdate,
+    NetworkRun,
     ProofQuantities,
     SGDResult,
     StructuredResult,
     TrainResult,
+    TwoLayerNetwork,
     Update,
 )
 from .sgd import train_sgd
@@ -78,11 +81,13 @@ __all__ = [
     "MaxMargin",
     "MulticlassResult",
     "MulticlassUpdate",
+    "NetworkRun",
     "Perceptron",
     "ProofQuantities",
     "SGDResult",
     "StructuredResult",
     "TrainResult",
+    "TwoLayerNetwork",
     "Update",
     "VotedPerceptron",
     "averaged",
@@ -94,6 +99,7 @@ __all__ = [
     "functional_margins",
     "geometric_margin",
     "hinge_loss",
+    "init_network",
     "kernel_predict",
     "kernel_train",
     "kesler_points",
@@ -108,6 +114,8 @@ __all__ = [
     "multiclass_mistake_bound",
     "multiclass_plots",
     "multiclass_train",
+    "network_gradient",
+    "network_loss",
     "perceptron_criterion",
     "perceptron_loss",
     "plotting",
@@ -121,6 +129,8 @@ __all__ = [
     "structured_train",
     "total_loss",
     "train",
+    "train_lms",
+    "train_network",
     "train_sgd",
     "viterbi",
     "voted",

@@ -13,6 +13,14 @@ from ._core import sgn
 from ._validation import check_w, check_X
 
 
+def _rows(X: ArrayLike, n_features: int, owner: str) -> NDArray[np.float64]:
+    """``X`` checked, with as many features as ``n_features`` (else a ValueError naming both)."""
+    Xa = check_X(X)
+    if Xa.shape[1] != n_features:
+        raise ValueError(f"X has {Xa.shape[1]} features but {owner} {n_features}")
+    return Xa
+
+
 @dataclass(frozen=True)
 class Update:
     """One update of a mistake-driven algorithm.
@@ -243,14 +251,11 @@ class MulticlassUpdate:
 
     Attributes
     ----------
-    epoch : int
-        The pass (1-based) in which the update happened.
-    index : int
-        Row of ``X`` that triggered the update.
-    label : int
-        Position in ``classes`` of the point's true class (its row of ``W`` gained ``x``).
-    rival : int
-        Position in ``classes`` of the highest-scoring other class (its row of ``W`` lost ``x``).
+    epoch, index : int
+        The pass (1-based) in which the update happened, and the row of ``X`` that triggered it.
+    label, rival : int
+        Positions in ``classes`` of the point's true class (its row of ``W`` gained ``x``) and of the
+        highest-scoring other class (its row of ``W`` lost ``x``).
     """
 
     epoch: int
@@ -296,10 +301,7 @@ class MulticlassResult:
 
     def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
         """The score of every class for every row of ``X``, shape ``(n_samples, n_classes)``."""
-        Xa = check_X(X)
-        if Xa.shape[1] != self.W.shape[1]:
-            raise ValueError(f"X has {Xa.shape[1]} features but the weights have {self.W.shape[1]}")
-        return Xa @ self.W.T + self.b
+        return _rows(X, self.W.shape[1], "the weights have") @ self.W.T + self.b
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:
         """The class with the highest score for each row of ``X`` (a tie goes to the earlier class)."""
@@ -315,12 +317,8 @@ class StructuredResult:
 
     Attributes
     ----------
-    emission : ndarray of shape (n_words, n_tags)
-        Weight of each (word, tag) pair.
-    transition : ndarray of shape (n_tags, n_tags)
-        Weight of each (previous tag, tag) pair.
-    start : ndarray of shape (n_tags,)
-        Weight of each tag as the first of a sequence.
+    emission, transition, start : ndarrays of shape (n_words, n_tags), (n_tags, n_tags), (n_tags,)
+        Weights of each (word, tag) pair, each (previous tag, tag) pair and each first tag.
     mistakes : int
         Number of updates: sequences whose best-scoring tagging was not their own.
     epochs : int
@@ -335,3 +333,67 @@ class StructuredResult:
     mistakes: int
     epochs: int
     converged: bool
+
+
+@dataclass(frozen=True)
+class TwoLayerNetwork:
+    """A network with one hidden layer of ``tanh`` units and one output unit: the score of ``x`` is
+    ``f(x) = w.h(x) + b``, ``h(x) = tanh(V x + beta)``, a linear classifier (chapter 1) of ``h(x)``.
+    :func:`~perceptron.network_gradient` returns a loss's partial derivatives in this shape.
+
+    Attributes
+    ----------
+    V : ndarray of shape (n_hidden, n_features)
+        Hidden weights, one row per hidden unit.
+    beta : ndarray of shape (n_hidden,)
+        Hidden biases.
+    w : ndarray of shape (n_hidden,)
+        Output weights.
+    b : float
+        Output bias.
+    """
+
+    V: NDArray[np.float64]
+    beta: NDArray[np.float64]
+    w: NDArray[np.float64]
+    b: float
+
+    def hidden(self, X: ArrayLike) -> NDArray[np.float64]:
+        """The hidden values ``h(x) = tanh(V x + beta)`` of every row of ``X``, shape (n, n_hidden)."""
+        return np.tanh(_rows(X, self.V.shape[1], "the network expects") @ self.V.T + self.beta)
+
+    def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
+        """The score ``f(x) = w.h(x) + b`` of every row of ``X``."""
+        return self.hidden(X) @ self.w + self.b
+
+    def predict(self, X: ArrayLike) -> NDArray[np.int64]:
+        """Classify ``X`` by the sign of the score (sgn(0) = +1)."""
+        return sgn(self.decision_function(X))
+
+
+@dataclass(frozen=True)
+class NetworkRun:
+    """What :func:`~perceptron.train_network` returns.
+
+    Attributes
+    ----------
+    network : TwoLayerNetwork
+        The network after the last epoch.
+    losses : tuple of float
+        Mean logistic loss on the training data at the start and after every epoch (``epochs + 1``).
+    errors : tuple of int
+        Training points with ``y f(x) <= 0`` at the start and after every epoch.
+    epochs : int
+        Passes over the data.
+    seed : int or None
+        The seed of the initial weights and of the visiting orders.
+    snapshots : tuple of TwoLayerNetwork
+        The network at the start and after every epoch when run with ``record=True``, else empty.
+    """
+
+    network: TwoLayerNetwork
+    losses: tuple[float, ...]
+    errors: tuple[int, ...]
+    epochs: int
+    seed: int | None
+    snapshots: tuple[TwoLayerNetwork, ...] = field(default=(), repr=False)

@@ -20,7 +20,8 @@ import perceptron as pc
 
 ROOT = Path(__file__).resolve().parents[2]
 BANKS = sorted((ROOT / "book" / "instructor").glob("bank_*.md"))
-CHAPTERS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NUMBERS = [int(p.stem[:2]) for p in CHAPTERS]    # a bank per chapter, numbered as its chapter
 
 
 def bank(number: int) -> str:
@@ -32,22 +33,22 @@ def items(text: str, kind: str) -> dict[str, str]:
     parts = re.split(r"^(#{2,3} .*)$", text, flags=re.MULTILINE)
     found = {}
     for heading, body in zip(parts[1::2], parts[2::2]):
-        match = re.match(rf"### ({kind}\d\.\d+):", heading)
+        match = re.match(rf"### ({kind}\d+\.\d+):", heading)
         if match:
             found[match.group(1)] = body
     return found
 
 
 def test_one_bank_per_chapter_in_the_toc():
-    assert [p.stem for p in BANKS] == [f"bank_{i:02d}" for i in range(1, len(CHAPTERS) + 1)]
+    assert [p.stem for p in BANKS] == [f"bank_{i:02d}" for i in NUMBERS]
     toc = (ROOT / "_toc.yml").read_text()
     for path in BANKS:
         assert f"book/instructor/{path.stem}" in toc
-    for number, chapter in enumerate(CHAPTERS, start=1):
+    for number, chapter in zip(NUMBERS, CHAPTERS):
         assert f"notebooks/{chapter.stem}" in bank(number), f"bank {number} does not link its chapter"
 
 
-@pytest.mark.parametrize("number", range(1, len(BANKS) + 1))
+@pytest.mark.parametrize("number", NUMBERS)
 def test_concept_questions_have_an_answer_and_a_misconception_per_distractor(number):
     questions = items(bank(number), "Q")
     assert len(questions) >= 6, f"bank {number} has {len(questions)} concept questions"
@@ -61,7 +62,7 @@ def test_concept_questions_have_an_answer_and_a_misconception_per_distractor(num
         assert sorted(named) == sorted(set("ABCD") - {answers[0]}), (name, named)
 
 
-@pytest.mark.parametrize("number", range(1, len(BANKS) + 1))
+@pytest.mark.parametrize("number", NUMBERS)
 def test_exam_problems_have_a_solution_and_a_marking_scheme_that_adds_up(number):
     problems = items(bank(number), "E")
     assert len(problems) >= 3, f"bank {number} has {len(problems)} exam problems"
@@ -76,7 +77,7 @@ def test_exam_problems_have_a_solution_and_a_marking_scheme_that_adds_up(number)
 
 def test_answer_letters_are_not_all_the_same():
     letters = [re.search(r"\*\*Answer: ([A-D])", body).group(1)
-               for n in range(1, len(BANKS) + 1) for body in items(bank(n), "Q").values()]
+               for n in NUMBERS for body in items(bank(n), "Q").values()]
     assert len(set(letters)) >= 3
 
 
@@ -303,3 +304,31 @@ def test_bank_9_numbers():
     ova = Perceptron(shuffle=False, tol=None, penalty=None, max_iter=100).fit(Xl, yl)        # Q9.3
     assert np.sum(ova.predict(Xl) != yl) == 22 and pc.multiclass_train(Xl, yl).converged
     assert "keeps 22 training errors of 60" in text
+
+
+def test_bank_10_numbers():
+    text = bank(10)
+    w, b, x, label, eta = np.array([1.0, 0.0]), 0.0, np.array([2.0, 1.0]), 1, 0.1          # E10.1
+    assert label * (x @ w + b) == 2                                      # correct: no perceptron step
+    error = label - (x @ w + b)
+    w, b = w + eta * error * x, b + eta * error
+    assert np.allclose(w, [0.8, -0.1]) and np.isclose(b, -0.1) and np.isclose(x @ w + b, 1.4)
+    assert np.isclose(label - (x @ w + b), error * (1 - eta * (x @ x + 1)))
+    assert "= (0.8, -0.1)$" in text and "= 1.4$" in text
+    net = pc.TwoLayerNetwork(V=np.array([[1.0, -1.0], [0.5, 0.5]]), beta=np.array([0.0, -1.0]),   # E10.2
+                             w=np.array([2.0, -1.0]), b=0.0)
+    X1, y1 = np.array([[1.0, 1.0]]), np.array([1])
+    assert np.array_equal(net.hidden(X1)[0], [0, 0]) and net.decision_function(X1)[0] == 0
+    g = pc.network_gradient(net, X1, y1)
+    assert g.b == -0.5 and np.array_equal(g.w, [0, 0]) and np.array_equal(g.beta, [-1, 0.5])
+    assert np.array_equal(g.V, [[-1, -1], [0.5, 0.5]])
+    V, beta, b = net.V - 0.5 * g.V, net.beta - 0.5 * g.beta, net.b - 0.5 * g.b
+    assert np.array_equal(V, [[1.5, -0.5], [0.25, 0.25]]) and np.array_equal(beta, [0.5, -1.25]) and b == 0.25
+    assert "$\\beta = (0.5, -1.25)$" in text and "$b = 0.25$" in text
+    X4, y4 = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]]), np.array([1, 1, -1, -1])  # E10.3
+    assert pc.fewest_errors_line(X4, y4).errors == 1
+    hidden = np.column_stack([pc.predict(X4, [1.0, 1.0], -1.0), pc.predict(X4, [-1.0, -1.0], -1.0)])
+    assert hidden.tolist() == [[1, -1], [-1, 1], [-1, -1], [-1, -1]]
+    assert pc.predict(hidden, [1.0, 1.0], 1.0).tolist() == y4.tolist()
+    runs = {s: pc.train_network(X4, y4, n_hidden=2, epochs=1000, seed=s) for s in (3, 1)}          # Q10.6
+    assert runs[3].errors[-1] == 0 and runs[1].errors[-1] == 1

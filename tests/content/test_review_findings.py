@@ -16,7 +16,7 @@ import pytest
 import perceptron as pc
 
 ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
 def notebook(stem: str, folder: str = "notebooks") -> dict:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 BLOCK = re.compile(r"^(`{3,})\{solution\} (\S+)\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
 
 

@@ -90,7 +90,7 @@ def test_every_built_page_shows_the_version():
     if not (HTML / "index.html").exists():
         pytest.fail("the book is not built: run `make book` (make test does it first)")
     version = package_version()
-    for page in [HTML / "book" / "intro.html", *sorted((HTML / "notebooks").glob("0*.html"))]:
+    for page in [HTML / "book" / "intro.html", *sorted((HTML / "notebooks").glob("[0-9][0-9]_*.html"))]:
         text = page.read_text(encoding="utf-8")
         assert f'<p class="book-version">Version {version}' in text, f"{page.name} does not show the version"
 
@@ -105,8 +105,8 @@ def test_every_built_chapter_ends_with_a_report_an_error_link():
     if not (HTML / "index.html").exists():
         pytest.fail("the book is not built: run `make book` (make test does it first)")
     repository = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
-    chapters = sorted((HTML / "notebooks").glob("0*.html"))
-    assert len(chapters) == len(list((ROOT / "notebooks").glob("0*.ipynb")))
+    chapters = sorted((HTML / "notebooks").glob("[0-9][0-9]_*.html"))
+    assert len(chapters) == len(list((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")))
     for page in chapters:
         text = page.read_text(encoding="utf-8")
         link = re.search(r'<p class="errata">.*?href="([^"]+)"', text, flags=re.DOTALL)

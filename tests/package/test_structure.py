@@ -97,7 +97,7 @@ def test_the_core_sits_below_every_algorithm():
     assert users_of_training <= {"perceptron", "perceptron.nonseparable", "perceptron._one_vs_all"}
     users_of_the_compiled_pass = {name for name, deps in graph.items() if "perceptron.fast_training" in deps}
     assert users_of_the_compiled_pass == {"perceptron.training"}
-    for algorithm in ("training", "fast_training", "pocket", "averaged", "kernel", "sgd", "proof", "multiclass"):
+    for algorithm in ("training", "fast_training", "pocket", "averaged", "kernel", "sgd", "proof", "multiclass", "network"):
         assert "perceptron._core" in graph[f"perceptron.{algorithm}"], algorithm
 
 
@@ -137,7 +137,8 @@ def test_names_that_moved_before_the_first_release_are_gone_from_their_old_modul
 
 
 RESULT_TYPES = ("TrainResult", "Update", "SGDResult", "Hyperplane", "MaxMargin", "BestLine", "Cycle",
-                "ProofQuantities", "MulticlassResult", "MulticlassUpdate", "StructuredResult")
+                "ProofQuantities", "MulticlassResult", "MulticlassUpdate", "StructuredResult",
+                "TwoLayerNetwork", "NetworkRun")
 
 
 @pytest.mark.parametrize("name", RESULT_TYPES)

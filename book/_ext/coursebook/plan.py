@@ -129,19 +129,29 @@ PLANS = {
 }
 
 
+def number(chapter: Chapter) -> int:
+    """A chapter's number, from its file name (``05_convergence`` is chapter 5)."""
+    return int(chapter.name[:2])
+
+
+def by_number(measured: list[Chapter]) -> dict[int, Chapter]:
+    return {number(c): c for c in measured}
+
+
 def pair_minutes(measured: list[Chapter], pair: tuple[int, int]) -> int:
-    return sum(measured[c - 1].class_minutes() for c in pair) + IN_CLASS_EXERCISE
+    numbered = by_number(measured)
+    return sum(numbered[c].class_minutes() for c in pair) + IN_CLASS_EXERCISE
 
 
 def fitting_pairs(measured: list[Chapter]) -> list[tuple[int, int]]:
-    return [p for p in itertools.combinations(range(1, len(measured) + 1), 2)
+    return [p for p in itertools.combinations(sorted(by_number(measured)), 2)
             if pair_minutes(measured, p) <= SESSION_MINUTES]
 
 
 def session_minutes(plan: str, measured: list[Chapter] | None = None) -> list[int]:
     measured = measured or chapters()
-    spec = PLANS[plan]
-    return [sum(measured[c - 1].class_minutes(spec["skip_optional"]) for c in session) + IN_CLASS_EXERCISE
+    spec, numbered = PLANS[plan], by_number(measured)
+    return [sum(numbered[c].class_minutes(spec["skip_optional"]) for c in session) + IN_CLASS_EXERCISE
             for session in spec["sessions"]]
 
 
@@ -193,7 +203,7 @@ minutes are the measured totals.
 - **Three sessions** cover the core: the algorithm, margins and the convergence proof. An earlier
   version of this page put chapters 4 and 5 (about @WORDS@ words and @BLOCKS@ formal blocks) into one
   session; measured, that is @OLD@ minutes of class before any exercise, so the plan now gives each
-  its own session. Chapters 3, 6, 7, 8 and 9 are reading for students who want more.
+  its own session. Chapters 3, 6, 7, 8, 9 and 10 are reading for students who want more.
 - **Five sessions** add non-separable data and kernels; chapter 3 (the perceptron as SGD) is
   reading, since nothing in chapters 4 to 8 depends on it.
 - **Six sessions** teach every chapter from 1 to 7 in class.
@@ -202,8 +212,7 @@ minutes are the measured totals.
   session on chapter 6 (five and six sessions), or after session 3 with chapter 6 as reading.
 - **Chapter 9** (several classes) is reading in every plan: it needs chapters 2 and 5, and a course
   that teaches it can give it a session of its own or pair it as below.
-- Chapter 1 is short and fits beside any of chapters @FITS1@;@OTHERFITS@ no other two chapters fit in
-  one session (the cheapest other pair, chapters @CHEAP@, needs @PAIR@ minutes).
+- Chapter 1 is short and fits beside any of chapters @FITS1@; @OTHERS@.
 
 For another timetable, `make plan SESSIONS=4 MINUTES=75` prints a schedule of the same kind: the
 core chapters (1, 2, 4, 5) always, their optional proofs skipped in class only when the core does
@@ -225,7 +234,8 @@ def _either(numbers: list[int]) -> str:
 
 
 def chapter_link(number: int) -> str:
-    return "{doc}`../notebooks/" + CHAPTERS[number - 1].stem + "`"
+    stem = next(p.stem for p in CHAPTERS if int(p.stem[:2]) == number)
+    return "{doc}`../notebooks/" + stem + "`"
 
 
 def section(measured: list[Chapter] | None = None) -> str:
@@ -241,16 +251,22 @@ def section(measured: list[Chapter] | None = None) -> str:
                          if k < len(sessions) else "")
         rows.append(f"| {k + 1} | " + " | ".join(cells) + " |")
     pairs = fitting_pairs(measured)
-    others = sorted((pair_minutes(measured, p), p) for p in itertools.combinations(range(2, len(measured) + 1), 2))
-    fit_others = [(m, p) for m, p in others if m <= SESSION_MINUTES]
-    pair, cheap = next((m, p) for m, p in others if m > SESSION_MINUTES)
-    otherfits = "".join(f" chapters {p[0]} and {p[1]} fit together ({m} minutes);" for m, p in fit_others)
+    numbered = by_number(measured)
+    others = sorted((pair_minutes(measured, p), p) for p in itertools.combinations(sorted(numbered)[1:], 2))
+    pair, cheap = others[0]
     fits1 = [b for a, b in pairs if a == 1]
-    old = sum(measured[c - 1].class_minutes() for c in (4, 5))
-    words = sum(measured[c - 1].prose_words + measured[c - 1].formal_words for c in (4, 5))
-    blocks = sum(measured[c - 1].formal_blocks for c in (4, 5))
+    more = [p for p in pairs if p[0] != 1]
+    if more:
+        named = " and ".join(f"chapters {a} and {b} ({pair_minutes(measured, (a, b))} minutes)" for a, b in more)
+        others_text = f"of the other pairs only {named} fit in one session"
+    else:
+        others_text = (f"no other two chapters fit in one session\n  (the cheapest other pair, chapters "
+                       f"{cheap[0]} and {cheap[1]}, needs {pair} minutes)")
+    old = sum(numbered[c].class_minutes() for c in (4, 5))
+    words = sum(numbered[c].prose_words + numbered[c].formal_words for c in (4, 5))
+    blocks = sum(numbered[c].formal_blocks for c in (4, 5))
     text = (TEMPLATE.replace("@TABLE@", table(measured)).replace("@ROWS@", "\n".join(rows))
-            .replace("@PAIR@", str(pair)).replace("@OTHERFITS@", otherfits).replace("@CHEAP@", f"{cheap[0]} and {cheap[1]}")
+            .replace("@OTHERS@", others_text)
             .replace("@FITS1@", _either(fits1)).replace("@OLD@", str(old))
             .replace("@WORDS@", f"{round(words, -2):,}").replace("@BLOCKS@", str(blocks)))
     return f"{BEGIN}\n{text.strip()}\n{END}"
@@ -333,12 +349,13 @@ def timetable(sessions: int, minutes: int, measured: list[Chapter] | None = None
         raise ValueError(f"a session of {minutes} minutes leaves {capacity} after the exercise done in class "
                          f"({IN_CLASS_EXERCISE} minutes); give sessions of at least {IN_CLASS_EXERCISE + 10}")
     measured = measured or chapters()
-    numbers = range(1, len(measured) + 1)
+    numbered = by_number(measured)
+    numbers = sorted(numbered)
     core = [c for c in CORE if c in numbers]
     room = sessions * capacity
 
     def need(chosen, skip: bool) -> int:
-        return sum(measured[c - 1].class_minutes(skip) for c in chosen)
+        return sum(numbered[c].class_minutes(skip) for c in chosen)
 
     skip = need(core, False) > room
     if need(core, skip) > room:
@@ -347,11 +364,11 @@ def timetable(sessions: int, minutes: int, measured: list[Chapter] | None = None
             f"without its optional proofs; {sessions} sessions of {minutes} minutes give {room} "
             f"after the exercise done in each: use more sessions or longer ones")
     def packing(chosen) -> list[list[list]]:
-        return _pack([(c, measured[c - 1].class_minutes(skip)) for c in sorted(chosen)], capacity, sessions)
+        return _pack([(c, numbered[c].class_minutes(skip)) for c in sorted(chosen)], capacity, sessions)
 
     def splits(chosen) -> int:
         """Cuts beyond those a chapter longer than a session needs anyway."""
-        needed = sum(-(-measured[c - 1].class_minutes(skip) // capacity) for c in chosen)
+        needed = sum(-(-numbered[c].class_minutes(skip) // capacity) for c in chosen)
         return sum(len(s) for s in packing(chosen)) - needed
 
     # Another chapter is taught when it fits and does not cut more chapters in two than before.

@@ -1,0 +1,265 @@
+"""The instructor question banks (book/instructor/bank_NN.md): balanced answer keys and LMS exports.
+
+A concept question (``### QN.k: title``) has a stem, four options ``- **A.** ...`` to ``- **D.** ...``,
+one ``**Answer: X.**`` line and, under ``**Distractors.**``, one ``- X: misconception`` item per wrong
+option. Written by hand, 41 of 63 keys were B. ``python -m coursebook.banks --write`` puts every
+question's options in an order that depends only on the question (a hash of its name and each
+option's text) and then moves the right option to a target letter: the targets of a bank are
+blocks of the four letters, each block in a seeded order, so every letter is the key of a quarter of
+the questions, give or take one. The answer line, the distractor items and any "same as X" in
+their text follow the options. The order depends on the question, not on the file, so running it
+again changes nothing (`tests/content/test_question_banks.py` checks the banks are in that order).
+
+``python -m coursebook.banks --export DIR`` writes every bank's concept questions for a learning
+management system: ``DIR/bank_NN.gift`` (Moodle's GIFT import format) and ``DIR/questions.csv``
+(one row per question: bank, id, stem, options A-D, answer, explanation) for clicker tools and
+spreadsheets.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import ROOT
+
+BANKS = ROOT / "book" / "instructor"
+LETTERS = "ABCD"
+OPTION = re.compile(r"^- \*\*([A-D])\.\*\* (.+)$")
+ANSWER = re.compile(r"^\*\*Answer: ([A-D])\.\*\*(.*)$")
+DISTRACTOR = re.compile(r"^- ([A-D]): (.*)$")
+# A reference to another option inside an explanation ("same as A").
+REFERENCE = re.compile(r"\b(same as|option|options|than|unlike) ([A-D])\b")
+
+
+@dataclass(frozen=True)
+class Question:
+    """One concept question, as written in its bank."""
+
+    bank: int
+    name: str
+    title: str
+    stem: str
+    options: dict[str, str]
+    answer: str
+    explanation: str
+    distractors: dict[str, str]
+
+
+def _digest(*parts: object) -> int:
+    return int.from_bytes(hashlib.sha256("|".join(map(str, parts)).encode()).digest()[:8], "big")
+
+
+def targets(bank: int, count: int) -> list[str]:
+    """The key letter of each of ``count`` questions of ``bank``: seeded blocks of the four letters."""
+    out: list[str] = []
+    block = 0
+    while len(out) < count:
+        out += sorted(LETTERS, key=lambda letter, b=block: _digest("bank", bank, "block", b, letter))
+        block += 1
+    return out[:count]
+
+
+def sections(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, name) of every concept question's text, from its heading to the next heading."""
+    heads = list(re.finditer(r"^#{2,3} .*$", text, flags=re.MULTILINE))
+    found = []
+    for k, head in enumerate(heads):
+        match = re.match(r"### (Q\d+\.\d+):", head.group(0))
+        if match:
+            end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
+            found.append((head.start(), end, match.group(1)))
+    return found
+
+
+def _items(lines: list[str]) -> dict[str, list[str]]:
+    """The ``- X: ...`` items of a distractor list, each with its continuation lines."""
+    items: dict[str, list[str]] = {}
+    current = None
+    for line in lines:
+        match = DISTRACTOR.match(line)
+        if match:
+            current = match.group(1)
+            if current in items:
+                raise ValueError(f"distractor {current} is listed twice")
+            items[current] = [line]
+        elif current and line.startswith("  "):
+            items[current].append(line)
+        elif line.strip():
+            raise ValueError(f"unexpected line in the distractor list: {line!r}")
+    return items
+
+
+def reorder(bank: int, name: str, section: str, target: str) -> str:
+    """``section`` (one concept question) with its options in the canonical order and its key at
+    ``target``; the answer line, the distractors and "same as X" references follow."""
+    lines = section.split("\n")
+    at = [k for k, line in enumerate(lines) if OPTION.match(line)]
+    if len(at) != 4 or at != list(range(at[0], at[0] + 4)):
+        raise ValueError(f"{name}: expected four consecutive option lines - **A.** to - **D.**")
+    options = {OPTION.match(lines[k]).group(1): OPTION.match(lines[k]).group(2) for k in at}
+    if sorted(options) != list(LETTERS):
+        raise ValueError(f"{name}: options must be A, B, C and D, found {sorted(options)}")
+    answers = [k for k, line in enumerate(lines) if ANSWER.match(line)]
+    if len(answers) != 1:
+        raise ValueError(f"{name}: expected one **Answer: X.** line, found {len(answers)}")
+    key = ANSWER.match(lines[answers[0]]).group(1)
+    order = sorted(LETTERS, key=lambda letter: _digest(bank, name, options[letter]))
+    spot = LETTERS.index(target)
+    here = order.index(key)
+    order[here], order[spot] = order[spot], key
+    new = {old: LETTERS[k] for k, old in enumerate(order)}  # old letter -> new letter
+
+    def remap(text: str) -> str:
+        return REFERENCE.sub(lambda m: f"{m.group(1)} {new[m.group(2)]}", text)
+
+    for k, old in zip(at, order, strict=True):
+        lines[k] = f"- **{new[old]}.** {options[old]}"
+    answer = ANSWER.match(lines[answers[0]])
+    lines[answers[0]] = f"**Answer: {new[answer.group(1)]}.**{remap(answer.group(2))}"
+    marks = [k for k, line in enumerate(lines) if line.strip() == "**Distractors.**"]
+    if len(marks) != 1:
+        raise ValueError(f"{name}: expected one **Distractors.** line")
+    start = marks[0] + 1
+    end = start
+    while end < len(lines) and (not lines[end].strip() or DISTRACTOR.match(lines[end])
+                                or lines[end].startswith("  ")):
+        end += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    body = lines[start:end]
+    lead = 0
+    while lead < len(body) and not body[lead].strip():
+        lead += 1
+    items = _items(body[lead:])
+    if sorted(items) != sorted(set(LETTERS) - {key}):
+        raise ValueError(f"{name}: distractors {sorted(items)} do not match the wrong options")
+    rewritten = []
+    for old in sorted(items, key=lambda letter: new[letter]):
+        first, *rest = items[old]
+        rewritten.append(f"- {new[old]}: {remap(DISTRACTOR.match(first).group(2))}")
+        rewritten += [remap(line) for line in rest]
+    lines[start:end] = body[:lead] + rewritten
+    return "\n".join(lines)
+
+
+def balance(text: str, bank: int) -> str:
+    """A bank's text with every concept question reordered (idempotent)."""
+    found = sections(text)
+    keys = targets(bank, len(found))
+    out, last = [], 0
+    for (start, end, name), target in zip(found, keys, strict=True):
+        out += [text[last:start], reorder(bank, name, text[start:end], target)]
+        last = end
+    return "".join(out) + text[last:]
+
+
+def bank_files() -> list[Path]:
+    return sorted(BANKS.glob("bank_*.md"))
+
+
+def bank_number(path: Path) -> int:
+    return int(path.stem.split("_")[1])
+
+
+def questions(path: Path) -> list[Question]:
+    """The concept questions of one bank file."""
+    text = path.read_text(encoding="utf-8")
+    found = []
+    for start, end, name in sections(text):
+        section = text[start:end]
+        head, _, rest = section.partition("\n")
+        lines = rest.split("\n")
+        at = [k for k, line in enumerate(lines) if OPTION.match(line)]
+        answer_at = next(k for k, line in enumerate(lines) if ANSWER.match(line))
+        marks = next(k for k, line in enumerate(lines) if line.strip() == "**Distractors.**")
+        items = _items([line for line in lines[marks + 1:] if line.strip()])
+        found.append(Question(
+            bank=bank_number(path), name=name, title=head.split(":", 1)[1].strip(),
+            stem="\n".join(lines[:at[0]]).strip(),
+            options={OPTION.match(lines[k]).group(1): OPTION.match(lines[k]).group(2) for k in at},
+            answer=ANSWER.match(lines[answer_at]).group(1),
+            explanation=(ANSWER.match(lines[answer_at]).group(2) + "\n"
+                         + "\n".join(lines[answer_at + 1:marks])).strip(),
+            distractors={k: " ".join(x.strip() for x in v)[len(k) + 4:] for k, v in items.items()}))
+    return found
+
+
+# ---- exports ---------------------------------------------------------------------------------
+
+GIFT_SPECIAL = re.compile(r"([~=#{}:\\])")
+
+
+def _gift(text: str) -> str:
+    """Text for a GIFT field: its special characters escaped, one line, MyST roles made plain."""
+    text = re.sub(r"\{(?:prf:ref|ref|doc|numref|eq)\}`([^`<]*?)(?:\s*<[^>]*>)?`", r"\1", text)
+    return GIFT_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def gift(bank: list[Question]) -> str:
+    """One bank's concept questions in Moodle's GIFT format: a category, then one multiple-choice
+    question per concept question, its right option ``=``, the others ``~`` with their misconception
+    as feedback (``#``), and the explanation as general feedback (``####``)."""
+    out = [f"$CATEGORY: perceptron/bank_{bank[0].bank:02d}", ""] if bank else []
+    for q in bank:
+        out.append(f"::{q.name} {_gift(q.title)}::[markdown]{_gift(q.stem)} {{")
+        for letter in LETTERS:
+            if letter == q.answer:
+                out.append(f"\t={_gift(q.options[letter])}")
+            else:
+                out.append(f"\t~{_gift(q.options[letter])}#{_gift(q.distractors[letter])}")
+        out += [f"\t####{_gift(q.explanation)}", "}", ""]
+    return "\n".join(out)
+
+
+CSV_FIELDS = ["bank", "id", "title", "stem", "A", "B", "C", "D", "answer", "explanation"]
+
+
+def export(folder: Path) -> list[Path]:
+    """Write ``bank_NN.gift`` per bank and ``questions.csv`` for all of them into ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    rows = []
+    for path in bank_files():
+        bank = questions(path)
+        target = folder / f"{path.stem}.gift"
+        target.write_text(gift(bank), encoding="utf-8")
+        written.append(target)
+        rows += [{"bank": q.bank, "id": q.name, "title": q.title, "stem": q.stem, **q.options,
+                  "answer": q.answer, "explanation": q.explanation} for q in bank]
+    table = folder / "questions.csv"
+    with table.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    return [*written, table]
+
+
+def main() -> None:
+    if "--export" in sys.argv:
+        index = sys.argv.index("--export") + 1
+        if index >= len(sys.argv):
+            sys.exit("--export needs a folder")
+        for path in export(Path(sys.argv[index])):
+            print(path)
+        return
+    stale = []
+    for path in bank_files():
+        text = path.read_text(encoding="utf-8")
+        done = balance(text, bank_number(path))
+        if done != text:
+            stale.append(path)
+            if "--write" in sys.argv:
+                path.write_text(done, encoding="utf-8")
+    if stale and "--write" not in sys.argv:
+        sys.exit("not in balanced order: " + ", ".join(p.name for p in stale)
+                 + " (run `python -m coursebook.banks --write`)")
+    print(f"{len(stale)} bank(s) rewritten" if "--write" in sys.argv else "the banks are in balanced order")
+
+
+if __name__ == "__main__":
+    main()
