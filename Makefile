@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 UV_VERSION := 0.13.9
 
-.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan
+.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
 
 install: $(STAMP)
 
@@ -132,6 +132,10 @@ pdf-test: pdf student-pdf
 lighthouse: $(STAMP) browser node_modules
 	$(MAKE) --no-print-directory book
 	$(BIN)/python benchmarks/lighthouse.py
+
+# The question banks' concept questions for an LMS: _build/banks/moodle.xml and questions.csv.
+banks: $(STAMP)
+	$(BIN)/python -m coursebook.banks --export _build/banks
 
 # A course plan for any timetable: which chapters in which session (book/_ext/coursebook/plan.py).
 SESSIONS ?= 5

@@ -10,10 +10,11 @@ the questions, give or take one. The answer line, the distractor items and any "
 their text follow the options. The order depends on the question, not on the file, so running it
 again changes nothing (`tests/content/test_question_banks.py` checks the banks are in that order).
 
-``python -m coursebook.banks --export DIR`` writes every bank's concept questions for a learning
-management system: ``DIR/bank_NN.gift`` (Moodle's GIFT import format) and ``DIR/questions.csv``
-(one row per question: bank, id, stem, options A-D, answer, explanation) for clicker tools and
-spreadsheets.
+``python -m coursebook.banks --export DIR`` (``make banks``) writes every bank's concept questions for
+a learning management system: ``DIR/moodle.xml`` (Moodle XML, Moodle's question bank import, one
+category per bank; math as MathJax's ``\\( \\)`` delimiters, which Moodle's and Canvas's filters read)
+and ``DIR/questions.csv`` (one row per question: bank, id, title, stem, options A-D, answer,
+explanation; in the banks' Markdown) for clicker tools and spreadsheets.
 """
 
 from __future__ import annotations
@@ -168,7 +169,11 @@ def bank_number(path: Path) -> int:
 
 def questions(path: Path) -> list[Question]:
     """The concept questions of one bank file."""
-    text = path.read_text(encoding="utf-8")
+    return parse(path.read_text(encoding="utf-8"), bank_number(path))
+
+
+def parse(text: str, bank: int) -> list[Question]:
+    """The concept questions of a bank's text."""
     found = []
     for start, end, name in sections(text):
         section = text[start:end]
@@ -179,7 +184,7 @@ def questions(path: Path) -> list[Question]:
         marks = next(k for k, line in enumerate(lines) if line.strip() == "**Distractors.**")
         items = _items([line for line in lines[marks + 1:] if line.strip()])
         found.append(Question(
-            bank=bank_number(path), name=name, title=head.split(":", 1)[1].strip(),
+            bank=bank, name=name, title=head.split(":", 1)[1].strip(),
             stem="\n".join(lines[:at[0]]).strip(),
             options={OPTION.match(lines[k]).group(1): OPTION.match(lines[k]).group(2) for k in at},
             answer=ANSWER.match(lines[answer_at]).group(1),
@@ -191,52 +196,114 @@ def questions(path: Path) -> list[Question]:
 
 # ---- exports ---------------------------------------------------------------------------------
 
-GIFT_SPECIAL = re.compile(r"([~=#{}:\\])")
+def _chapter_labels() -> dict[str, str]:
+    """Every ``{prf:...}`` label of the chapters, as the words a reader outside the book can follow:
+    'the lemma "Title" of chapter 3'."""
+    import json
+
+    from . import CHAPTERS, myst
+
+    found = {}
+    for path in CHAPTERS:
+        chapter = int(path.stem[:2])
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            for block in myst.blocks("".join(cell["source"])):
+                label = block.options.get("label")
+                if label and block.name.startswith("prf:"):
+                    kind = block.name.split(":", 1)[1]
+                    title = f' "{block.argument.strip()}"' if block.argument.strip() else ""
+                    found[label] = f"the {kind}{title} of chapter {chapter}"
+    return found
 
 
-def _gift(text: str) -> str:
-    """Text for a GIFT field: its special characters escaped, one line, MyST roles made plain."""
-    text = re.sub(r"\{(?:prf:ref|ref|doc|numref|eq)\}`([^`<]*?)(?:\s*<[^>]*>)?`", r"\1", text)
-    return GIFT_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+def _plain_roles(text: str, labels: dict[str, str]) -> str:
+    """MyST roles as words: a labelled statement by its kind, title and chapter; a page by its chapter."""
+    def role(match: re.Match) -> str:
+        kind, content = match.group(1), match.group(2)
+        explicit = re.match(r"(.*?)\s*<([^>]*)>$", content)
+        if explicit and explicit.group(1):
+            return explicit.group(1)
+        target = explicit.group(2) if explicit else content
+        if kind == "doc":
+            number = re.search(r"notebooks/(\d\d)_", target)
+            return f"chapter {int(number.group(1))}" if number else target.rsplit("/", 1)[-1]
+        return labels.get(target, target)
+    return re.sub(r"\{([\w:]+)\}`([^`]*)`", role, text)
 
 
-def gift(bank: list[Question]) -> str:
-    """One bank's concept questions in Moodle's GIFT format: a category, then one multiple-choice
-    question per concept question, its right option ``=``, the others ``~`` with their misconception
-    as feedback (``#``), and the explanation as general feedback (``####``)."""
-    out = [f"$CATEGORY: perceptron/bank_{bank[0].bank:02d}", ""] if bank else []
-    for q in bank:
-        out.append(f"::{q.name} {_gift(q.title)}::[markdown]{_gift(q.stem)} {{")
-        for letter in LETTERS:
-            if letter == q.answer:
-                out.append(f"\t={_gift(q.options[letter])}")
-            else:
-                out.append(f"\t~{_gift(q.options[letter])}#{_gift(q.distractors[letter])}")
-        out += [f"\t####{_gift(q.explanation)}", "}", ""]
-    return "\n".join(out)
+def html(text: str, labels: dict[str, str]) -> str:
+    """A bank's Markdown as the HTML an LMS shows: math as MathJax's ``\\( \\)`` and ``\\[ \\]``
+    (Moodle's and Canvas's MathJax filters read them), roles as words."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    def math(content: str, options: dict) -> str:
+        escaped = content.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return f"\\[{escaped}\\]" if options.get("display_mode") else f"\\({escaped}\\)"
+
+    md = MarkdownIt("commonmark").use(dollarmath_plugin, renderer=math)
+    rendered = md.render(_plain_roles(text, labels)).strip()
+    if rendered.startswith("<p>") and rendered.endswith("</p>") and rendered.count("<p>") == 1:
+        rendered = rendered[3:-4]
+    return rendered
+
+
+def moodle_xml(banks: list[list[Question]]) -> str:
+    """Concept questions as Moodle XML (Moodle's question bank import): one category per bank, a
+    single-answer multiple-choice question per concept question, options in the bank's order
+    (A-D, not shuffled, so that the key and the explanations match), the misconception of each wrong
+    option as its feedback and the explanation as general feedback."""
+    from xml.etree import ElementTree as ET
+
+    labels = _chapter_labels()
+    quiz = ET.Element("quiz")
+
+    def text(parent: ET.Element, tag: str, value: str, fmt: str | None = "html") -> ET.Element:
+        node = ET.SubElement(parent, tag, {"format": fmt} if fmt else {})
+        ET.SubElement(node, "text").text = value
+        return node
+
+    for bank in banks:
+        if not bank:
+            continue
+        category = ET.SubElement(quiz, "question", {"type": "category"})
+        text(category, "category", f"$course$/top/Perceptron/Bank {bank[0].bank:02d}", None)
+        for q in bank:
+            item = ET.SubElement(quiz, "question", {"type": "multichoice"})
+            text(item, "name", f"{q.name} {q.title}", None)
+            text(item, "questiontext", html(q.stem, labels))
+            text(item, "generalfeedback", html(q.explanation, labels))
+            for tag, value in (("defaultgrade", "1"), ("penalty", "0"), ("hidden", "0"), ("single", "true"),
+                               ("shuffleanswers", "false"), ("answernumbering", "ABCD")):
+                ET.SubElement(item, tag).text = value
+            for letter in LETTERS:
+                right = letter == q.answer
+                answer = text(item, "answer", html(q.options[letter], labels))
+                answer.set("fraction", "100" if right else "0")
+                feedback = "Right." if right else html(q.distractors[letter], labels)
+                text(answer, "feedback", feedback)
+    ET.indent(quiz)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(quiz, encoding="unicode") + "\n"
 
 
 CSV_FIELDS = ["bank", "id", "title", "stem", "A", "B", "C", "D", "answer", "explanation"]
 
 
 def export(folder: Path) -> list[Path]:
-    """Write ``bank_NN.gift`` per bank and ``questions.csv`` for all of them into ``folder``."""
+    """Write ``moodle.xml`` (every bank) and ``questions.csv`` (one row per question) into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    rows = []
-    for path in bank_files():
-        bank = questions(path)
-        target = folder / f"{path.stem}.gift"
-        target.write_text(gift(bank), encoding="utf-8")
-        written.append(target)
-        rows += [{"bank": q.bank, "id": q.name, "title": q.title, "stem": q.stem, **q.options,
-                  "answer": q.answer, "explanation": q.explanation} for q in bank]
+    banks = [questions(path) for path in bank_files()]
+    xml = folder / "moodle.xml"
+    xml.write_text(moodle_xml(banks), encoding="utf-8")
     table = folder / "questions.csv"
     with table.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
         writer.writeheader()
-        writer.writerows(rows)
-    return [*written, table]
+        writer.writerows({"bank": q.bank, "id": q.name, "title": q.title, "stem": q.stem, **q.options,
+                          "answer": q.answer, "explanation": q.explanation} for bank in banks for q in bank)
+    return [xml, table]
 
 
 def main() -> None:
