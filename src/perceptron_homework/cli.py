@@ -142,9 +142,8 @@ def _grade(args: argparse.Namespace) -> int:
         report.write_csv(table, args.out)
         if args.details:
             args.details.write_text(json.dumps(reports, indent=2) + "\n")
-    counts = {}
-    for row in table:
-        counts[row["status"]] = counts.get(row["status"], 0) + 1
-    summary = ", ".join(f"{n} {status}" for status, n in counts.items())
+    statuses = [row["status"] for row in table]
+    summary = ", ".join(f"{statuses.count(s)} {s}" for s in ("ok", "error", "timed out", "not graded", "missing")
+                        if s in statuses)
     print(f"{len(table)} student(s): {summary}: {args.out}")
     return 0

@@ -241,9 +241,10 @@ def discover(paths: list[Path | str], workdir: Path, assignment: str | None = No
     return _latest_per_student(found)
 
 
-def _loose(path: Path, skipped: dict[Path, str], shown: str) -> Submission:
-    problem = skipped.get(path, "")
-    return Submission(path.stem, path, source=shown, problem=problem)
+def _loose(path: Path, skipped: dict[Path, str], shown: str, assignment: str | None = None) -> Submission:
+    """A notebook on its own: the student is its name, or its folder's where it has the assignment's."""
+    student = path.parent.name if assignment and path.stem == assignment and path.parent.name else path.stem
+    return Submission(student, path, source=shown, problem=skipped.get(path, ""))
 
 
 def _walk(folder: Path, workdir: Path, counter, assignment: str | None, skipped: dict[Path, str],
@@ -263,7 +264,7 @@ def _walk(folder: Path, workdir: Path, counter, assignment: str | None, skipped:
         if child.is_dir() and child.name not in (".ipynb_checkpoints", "__MACOSX"):
             found += _walk(child, workdir, counter, assignment, skipped, label)
         elif child.suffix.lower() == ".ipynb" and child.is_file():
-            found.append(_loose(child, skipped, label))
+            found.append(_loose(child, skipped, label, assignment))
         elif child.suffix.lower() == ".zip" and child.is_file():
             if child in skipped:
                 found.append(Submission(child.stem, None, source=label, problem=skipped[child]))
