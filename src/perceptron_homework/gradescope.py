@@ -27,6 +27,14 @@ from pathlib import Path
 
 from . import sandbox
 from .grading import CONFIG, Assignment, grade_one
+from .submissions import notebook_problem
+
+NO_SANDBOX_FIX = (
+    "Where a platform's containers forbid the namespaces bubblewrap needs, grade there nothing: download the "
+    "submissions (Gradescope's Export Submissions) and grade them on a machine where "
+    "`perceptron-homework check-sandbox` works, with `perceptron-homework grade`; or, only if you trust every "
+    "student, rebuild this zip with `perceptron-homework gradescope-zip --unsafe-no-sandbox`, which grades "
+    "without the sandbox: a submission can then read the hidden tests' data and rewrite its own score")
 
 SETUP_SH = r"""#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image (Ubuntu).
@@ -93,10 +101,11 @@ fi
 RUN_AUTOGRADER = r"""#!/usr/bin/env bash
 # Gradescope runs this for every submission. It grades the notebook in /autograder/submission in
 # a bubblewrap sandbox (no network, read-only files, limits) with the virtual environment setup.sh
-# made, and writes /autograder/results/results.json. AUTOGRADER_ROOT moves /autograder.
+# made, and writes /autograder/results/results.json. AUTOGRADER_ROOT moves /autograder; PYTHON names
+# another interpreter that has the grader installed (the project's tests use their own .venv).
 set -euo pipefail
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
-PY="$ROOT/venv/bin/python"
+PY="${PYTHON:-$ROOT/venv/bin/python}"
 [ -x "$PY" ] || { echo "run_autograder: $PY is missing: setup.sh did not finish (see the image's build log)" >&2; exit 1; }
 exec "$PY" -m perceptron_homework gradescope --root "$ROOT" __OPTIONS__
 """
@@ -179,18 +188,26 @@ def run(root: Path, *, cell_seconds: float = 60, test_seconds: float = 30, timeo
     results_dir.mkdir(parents=True, exist_ok=True)
     notebooks = sorted((root / "submission").rglob("*.ipynb"))
     preferred = [p for p in notebooks if p.name == f"{assignment.name}.ipynb"]
-    if not notebooks:
-        results = {"score": 0, "output": "no .ipynb notebook was submitted", "tests": []}
+    notebook = (preferred or notebooks)[0] if notebooks else None
+    problem = "no .ipynb notebook was submitted" if notebook is None else notebook_problem(notebook)
+    if problem:
+        results = {"score": 0, "tests": [], "output": f"Your submission was not graded: {problem}. Submit the "
+                                                      f"notebook's .ipynb file, saved from Jupyter."}
     else:
-        if not unsafe_no_sandbox:
+        if unsafe_no_sandbox:
+            warning = ("WARNING: graded WITHOUT the sandbox (--unsafe-no-sandbox): the notebook ran with the "
+                       "autograder's rights.\n")
+        else:
+            warning = ""
             try:
                 sandbox.check()
             except sandbox.SandboxUnavailable as exc:
+                reason = f"{exc}. {NO_SANDBOX_FIX}"
                 results = {"score": 0, "tests": [], "output": (
                     "The autograder could not start its sandbox, so your notebook was not run and this score is "
-                    f"not a grade; your instructor must fix the autograder. Reason: {exc}")}
+                    f"not a grade; your instructor must fix the autograder. Reason: {reason}")}
                 (results_dir / "results.json").write_text(json.dumps(results, indent=1) + "\n")
-                raise
+                raise sandbox.SandboxUnavailable(reason) from exc
         report = grade_one((preferred or notebooks)[0], assignment, cell_seconds=cell_seconds,
                            test_seconds=test_seconds, timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox)
         entries = []
@@ -204,7 +221,7 @@ def run(root: Path, *, cell_seconds: float = 60, test_seconds: float = 30, timeo
                     "visibility": "after_published" if case["hidden"] else "visible",
                     "output": "passed" if passed else report["failures"].get(case["name"], "failed"),
                 })
-        results = {"score": sum(report["questions"].values()), "output": f"status: {report['status']}",
+        results = {"score": sum(report["questions"].values()), "output": f"{warning}status: {report['status']}",
                    "tests": entries}
     (results_dir / "results.json").write_text(json.dumps(results, indent=1) + "\n")
     return results
