@@ -118,6 +118,8 @@ def _grade(args: argparse.Namespace) -> int:
 
     assignment = Assignment.from_zip(args.autograder)
     roster = report.read_roster(args.roster) if args.roster else None
+    if not args.unsafe_no_sandbox:
+        sandbox.check()  # before anything: no table at all rather than one graded unprotected
     with tempfile.TemporaryDirectory(prefix="homework-submissions-") as tmp:
         try:
             submissions = discover(args.submissions, Path(tmp), assignment.name)

@@ -131,13 +131,19 @@ def _join(table: list[dict], roster: list[dict], questions: list[str], hand: lis
     return out
 
 
+TEXT_COLUMNS = ("student_id", "name", "email", "submission", "reason")
+
+
 def write_csv(table: list[dict], path: Path) -> None:
+    """Write the table; a text cell that a spreadsheet would read as a formula gets a leading ``'``."""
     if not table:
         raise ValueError("no students to write")
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(table[0]))
         writer.writeheader()
-        writer.writerows(table)
+        for row in table:
+            writer.writerow({k: f"'{v}" if k in TEXT_COLUMNS and v[:1] in ("=", "+", "-", "@") else v
+                             for k, v in row.items()})
 
 
 # ---------------------------------------------------------------------------- written answers

@@ -81,6 +81,14 @@ NO_NAMESPACES=(setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin)
 grade no_namespaces "$KEY" "${NO_NAMESPACES[@]}"
 cp "$UNSAFE_RUN" "$M/autograder/run_autograder"
 grade unsafe_opt_in "$KEY" "${NO_NAMESPACES[@]}"
+# Last (it replaces the venv): setup.sh where pip finds nothing to install stops with the reason.
+stamp setup_fails.start
+set +e
+chroot "$M" "${IN_ROOT[@]}" PIP_FIND_LINKS=/nowhere bash -c 'cd /autograder/source && ./setup.sh' \
+    > "$OUT/setup_fails.log" 2>&1
+echo $? > "$OUT/setup_fails.rc"
+set -e
+stamp setup_fails.end
 """
 
 
@@ -116,7 +124,7 @@ def image(hw1, tmp_path_factory) -> dict:
                           capture_output=True, text=True, timeout=1200, check=False)
     assert done.returncode == 0, done.stderr
     runs = {}
-    for name in ("setup", "key", "truncated", "no_namespaces", "unsafe_opt_in"):
+    for name in ("setup", "key", "truncated", "no_namespaces", "unsafe_opt_in", "setup_fails"):
         runs[name] = {
             "rc": int((out / f"{name}.rc").read_text()), "log": (out / f"{name}.log").read_text(),
             "seconds": float((out / f"{name}.end").read_text()) - float((out / f"{name}.start").read_text()),
@@ -180,3 +188,10 @@ def test_the_unsafe_opt_in_grades_without_the_sandbox_and_says_so(image):
     assert run["rc"] == 0, run["log"]
     assert run["results"]["score"] == 15
     assert run["results"]["output"].startswith("WARNING: graded WITHOUT the sandbox")
+
+
+def test_setup_stops_with_the_reason_when_a_step_fails(image):
+    run = image["setup_fails"]
+    assert run["rc"] == 1
+    assert run["log"].strip().splitlines()[-1] == (
+        "setup.sh: FAILED: pip could not install the grader into /autograder/venv (is PyPI reachable from the image?)")

@@ -434,7 +434,7 @@ def test_score_table(graded):
                       "sgn_zero_is_minus_one": ("10", "12", "ok"), "special_cases_and_delegates": ("8", "12", "ok")}
     assert rows["sgn_zero_is_minus_one"]["q1"] == "1"
     assert rows["attack_os_exit"]["total"] == "0" and rows["attack_os_exit"]["status"] == "error"
-    assert "the notebook's process ended" in rows["attack_os_exit"]["reason"]
+    assert rows["attack_os_exit"]["reason"] == "the kernel's output is unreadable"
 
 
 def test_code_that_never_returns_is_stopped_test_by_test(graded):

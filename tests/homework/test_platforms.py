@@ -134,6 +134,7 @@ def test_nbgrader_course_folder_and_exchange_inbound(tmp_path):
         (folder / "hw1_perceptron.ipynb").write_bytes(nb)
         (folder / "timestamp.txt").write_text(stamp)
     (course / "submitted" / "cy" / "hw1_perceptron").mkdir(parents=True)  # fetched, never submitted
+    (course / "submitted" / "ben" / "hw1_perceptron" / "scratch.ipynb").write_bytes(nb)
     inbound = tmp_path / "exchange" / "course101" / "inbound"
     for name in ("dee+hw1_perceptron+2026-12-01 08:00:00.000000 UTC+a1b2",
                  "dee+hw1_perceptron+2026-12-01 09:30:00.000000 UTC+c3d4",  # the later hand-in counts
@@ -142,7 +143,9 @@ def test_nbgrader_course_folder_and_exchange_inbound(tmp_path):
         (inbound / name / "hw1_perceptron.ipynb").write_bytes(nb)
     found = {s.student_id: s for s in discover([course, tmp_path / "exchange"], tmp_path / "work", "hw1_perceptron")}
     assert set(found) == {"ana", "ben", "cy", "dee", "eve"}
-    assert found["ana"].submitted_at == datetime(2026, 12, 1, 10, tzinfo=UTC)
+    assert found["ana"].submitted_at == datetime(2026, 12, 1, 10, tzinfo=UTC) and found["ana"].notes == []
+    assert found["ben"].notebook.name == "hw1_perceptron.ipynb"
+    assert found["ben"].notes == ["2 notebooks; graded hw1_perceptron.ipynb"]
     assert found["cy"].notebook is None and found["cy"].problem == "no .ipynb notebook in the submission"
     assert "09:30" in found["dee"].source and found["dee"].notes == ["2 hand-ins; graded the latest"]
     assert found["eve"].submitted_at == datetime(2026, 11, 30, 22, tzinfo=UTC)
@@ -158,8 +161,12 @@ def test_loose_notebooks_and_folders_keep_working(tmp_path):
     (tmp_path / "class" / "zoe.ipynb").write_text(nb)
     (tmp_path / "class" / "late" / "yan.ipynb").write_text(nb)
     (tmp_path / "class" / "notes.txt").write_text("not a submission")
+    (tmp_path / "class" / "=HYPERLINK(1).ipynb").write_text("")
     found = discover([tmp_path / "class"], tmp_path / "work")
-    assert sorted(s.student_id for s in found) == ["yan", "zoe"]
+    assert sorted(s.student_id for s in found) == ["=HYPERLINK(1)", "yan", "zoe"]
+    # A file name a spreadsheet would run as a formula is written as text.
+    report.write_csv(report.rows(found, {}, {"q1": 3.0}, {}), tmp_path / "s.csv")
+    assert "\n'=HYPERLINK(1),,," in (tmp_path / "s.csv").read_text()
     with pytest.raises(ValueError, match="not a notebook, a folder or a zip"):
         discover([tmp_path / "class" / "notes.txt"], tmp_path / "work")
 
@@ -239,6 +246,19 @@ def test_zip_bombs_are_cut_at_the_limits(tmp_path):
     assert "more than the limit" in found["s1"].problem and found["s2"].problem == ""
 
 
+def test_an_archive_past_its_budget_of_entries_or_bytes_is_cut(tmp_path, monkeypatch):
+    archive = tmp_path / "many.zip"
+    archive.write_bytes(zip_bytes({f"s{i}/n.ipynb": b"x" * 80 for i in range(5)}))
+    monkeypatch.setattr(submissions, "MAX_ENTRIES", 3)
+    with pytest.raises(UnsafeArchive, match="more than 3 entries"):
+        safe_extract(archive, tmp_path / "a")
+    monkeypatch.setattr(submissions, "MAX_ENTRIES", 100)
+    monkeypatch.setattr(submissions, "MAX_TOTAL", 200)  # bytes: two entries fit, the third does not
+    skipped = safe_extract(archive, tmp_path / "b")
+    assert sorted(p.parent.name for p in skipped) == ["s2", "s3", "s4"]
+    assert all("more than the limit of" in r or "larger than the limit" in r for r in skipped.values())
+
+
 def test_zips_nested_too_deep_are_not_opened(tmp_path):
     data = nbformat.writes(nbformat.v4.new_notebook()).encode()
     inner = zip_bytes({"deep.ipynb": data})
@@ -260,6 +280,11 @@ def test_platform_times_parse_with_their_offsets():
     due = datetime(2026, 12, 2, 7, 59, tzinfo=UTC)  # 23:59 at -08:00
     assert submissions.is_late(submissions.parse_time("2026-12-01 23:58:00 -08:00"), due) == "no"
     assert submissions.is_late(submissions.parse_time("2026-12-02 00:00:00 -08:00"), due) == "yes"
+    # A due date without an offset is this machine's local time.
+    local_due = datetime(2026, 12, 1, 23, 59)
+    just_after = (local_due.astimezone() + timedelta(minutes=1)).astimezone(UTC)
+    assert submissions.is_late(just_after, local_due) == "yes"
+    assert submissions.is_late(just_after - timedelta(minutes=2), local_due) == "no"
 
 
 def test_roster_needs_an_id_column_and_joins_by_id_or_email(tmp_path):
