@@ -179,9 +179,11 @@ _build/homework/%/manifest.json: notebooks/homework/%.ipynb $(HOMEWORK_SRC) _bui
 	HOMEWORK_SECRET="$(SECRET)" $(BIN)/perceptron-homework build $< --out _build/homework
 	$(BIN)/python -m coursebook.homework_notebooks
 
-# Grade a class of 100 generated submissions with --jobs 2 and print the throughput.
+# Grade a class of 100 generated submissions with --jobs 2, then a Gradescope export of 150 students (with a
+# due date, a roster and the written answers' pages), and print the throughputs.
 bench-homework: $(STAMP) sandbox
 	$(BIN)/python benchmarks/homework_batch.py --jobs 2 --count 100
+	$(BIN)/python benchmarks/homework_export.py --jobs 2 --count 150
 
 # Regenerate requirements.lock from requirements.in in a scratch environment.
 lock:
