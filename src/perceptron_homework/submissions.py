@@ -31,8 +31,9 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
+from .grading import MAX_NOTEBOOK
+
 MIB = 1024**2
-MAX_NOTEBOOK = 32 * MIB  # as grading.MAX_NOTEBOOK
 MAX_ENTRY = 64 * MIB  # bytes of one extracted entry
 MAX_TOTAL = 4 * 1024 * MIB  # bytes extracted from one archive given on the command line, nested zips included
 MAX_ENTRIES = 100_000
