@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 UV_VERSION := 0.13.9
 
-.PHONY: book test test-oldest install browser sandbox rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
+.PHONY: book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
 
 install: $(STAMP)
 
@@ -57,6 +57,27 @@ $(BWRAP):
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq bubblewrap
 
+# A clean Debian 12 root (debootstrap --variant=minbase; about 3 minutes and 370 MB, once) in which
+# tests/homework/test_autograder_image.py runs the Gradescope autograder's setup.sh and run_autograder
+# as Gradescope would. Like Gradescope's images it has python3 (3.11) but not its venv module nor
+# bubblewrap: setup.sh installs those with apt-get, from the root's apt cache. A wheelhouse beside it
+# holds the grader's dependencies at the lock's versions, from which pip in the root installs offline.
+DEBIAN_ROOT := _build/debian-bookworm
+WHEELHOUSE  := _build/autograder-wheelhouse
+autograder-root: $(DEBIAN_ROOT)/.ready $(WHEELHOUSE)/.ready
+$(DEBIAN_ROOT)/.ready:
+	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq debootstrap; }
+	$(SUDO) rm -rf $(DEBIAN_ROOT).tmp
+	$(SUDO) debootstrap --variant=minbase bookworm $(DEBIAN_ROOT).tmp http://deb.debian.org/debian
+	$(SUDO) chroot $(DEBIAN_ROOT).tmp apt-get update -qq
+	$(SUDO) chroot $(DEBIAN_ROOT).tmp env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --download-only python3 python3-venv bubblewrap
+	$(SUDO) chroot $(DEBIAN_ROOT).tmp env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3
+	$(SUDO) rm -rf $(DEBIAN_ROOT) && $(SUDO) mv $(DEBIAN_ROOT).tmp $(DEBIAN_ROOT) && $(SUDO) touch $@
+$(WHEELHOUSE)/.ready: requirements.lock pyproject.toml $(STAMP)
+	$(BIN)/python -m pip download --quiet --disable-pip-version-check --only-binary=:all: -d $(WHEELHOUSE) \
+		-c requirements.lock $$($(BIN)/python -m perceptron_homework.gradescope --requirements) pip setuptools
+	@touch $@
+
 # Debian's R (Rscript) for the test of the 36-350 notes' R code (book/r/perceptron_36350.R).
 RSCRIPT := /usr/bin/Rscript
 rscript: $(RSCRIPT)
@@ -77,7 +98,7 @@ node_modules/.installed: package-lock.json $(STAMP)
 # The book build, then package tests and every docstring example of the package, checks of the built
 # book in Chromium, strict nbval over every chapter; two workers (one per core), each file's tests on
 # one worker so a notebook runs in order.
-test: $(STAMP) browser sandbox rscript node_modules
+test: $(STAMP) browser sandbox autograder-root rscript node_modules
 	$(MAKE) --no-print-directory book
 	$(MAKE) --no-print-directory student
 	$(MAKE) --no-print-directory slides
@@ -169,9 +190,11 @@ _build/homework/%/manifest.json: notebooks/homework/%.ipynb $(HOMEWORK_SRC) _bui
 	HOMEWORK_SECRET="$(SECRET)" $(BIN)/perceptron-homework build $< --out _build/homework
 	$(BIN)/python -m coursebook.homework_notebooks
 
-# Grade a class of 100 generated submissions with --jobs 2 and print the throughput.
+# Grade a class of 100 generated submissions with --jobs 2, then a Gradescope export of 150 students (with a
+# due date, a roster and the written answers' pages), and print the throughputs.
 bench-homework: $(STAMP) sandbox
 	$(BIN)/python benchmarks/homework_batch.py --jobs 2 --count 100
+	$(BIN)/python benchmarks/homework_export.py --jobs 2 --count 150
 
 # Regenerate requirements.lock from requirements.in in a scratch environment.
 lock:

@@ -1,8 +1,10 @@
 """The ``perceptron-homework`` command: build the homework, grade submissions, Gradescope's entry.
 
     perceptron-homework build [MASTER ...] [--out _build/homework] [--secret S]
-    perceptron-homework grade AUTOGRADER_ZIP SUBMISSION_OR_FOLDER ... [--out scores.csv] [--jobs N]
+    perceptron-homework grade AUTOGRADER_ZIP SUBMISSIONS ... [--out scores.csv] [--jobs N] [--due T]
+                              [--roster roster.csv] [--written DIR]
     perceptron-homework gradescope [--root /autograder]
+    perceptron-homework gradescope-zip AUTOGRADER_ZIP [--out ZIP] [--wheel WHL ...]
     perceptron-homework check-sandbox
 """
 
@@ -12,6 +14,8 @@ import argparse
 import json
 import os
 import sys
+import tempfile
+from datetime import datetime
 from pathlib import Path
 
 from . import sandbox
@@ -37,10 +41,17 @@ def main(argv: list[str] | None = None) -> int:
                    help="the secret the hidden tests' data are drawn from (default: $HOMEWORK_SECRET, or public)")
     p.add_argument("--no-run-tests", action="store_true", help="skip otter's check of the solutions")
 
-    p = sub.add_parser("grade", help="grade submitted notebooks and write a CSV of scores")
+    p = sub.add_parser("grade", help="grade submitted notebooks and write a CSV of scores, one row per student")
     p.add_argument("autograder", type=Path, help="the assignment's autograder zip")
-    p.add_argument("submissions", nargs="+", help="notebooks, or folders of notebooks")
+    p.add_argument("submissions", nargs="+",
+                   help="notebooks, folders or zips: a Gradescope export, an nbgrader submitted/ or inbound/ "
+                        "folder, or loose notebooks, nested in any way")
     p.add_argument("--out", type=Path, default=Path("scores.csv"), help="CSV file (default scores.csv)")
+    p.add_argument("--due", type=_due, help="due date, ISO 8601 (2026-12-01T23:59, local time unless an offset "
+                                            "is given): a late column where the platform gives submission times")
+    p.add_argument("--roster", type=Path, help="CSV of the class (a student_id/sid/id/username/email column): "
+                                               "a row with status missing for each student without a submission")
+    p.add_argument("--written", type=Path, help="folder for the written answers, one HTML page per student")
     p.add_argument("--details", type=Path, help="also write every test's result to this JSON file")
     p.add_argument("--jobs", type=int, default=1, help="submissions graded at the same time")
     _limits(p)
@@ -48,6 +59,14 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("gradescope", help="grade as Gradescope's run_autograder does")
     p.add_argument("--root", type=Path, default=Path("/autograder"))
     _limits(p)
+
+    p = sub.add_parser("gradescope-zip", help="make an autograder zip self-contained for Gradescope (wheel, "
+                                              "setup.sh with its own venv)")
+    p.add_argument("autograder", type=Path, help="the autograder zip `make homework` built")
+    p.add_argument("--out", type=Path, help="write here instead of replacing the zip")
+    p.add_argument("--wheel", type=Path, action="append", help="wheel(s) to carry (default: build this checkout's)")
+    p.add_argument("--unsafe-no-sandbox", action="store_true",
+                   help="run_autograder grades WITHOUT the sandbox: a student's code can then rewrite its own score")
 
     sub.add_parser("check-sandbox", help="start an empty sandbox, or say why it cannot start")
 
@@ -63,16 +82,12 @@ def main(argv: list[str] | None = None) -> int:
                              run_tests=not args.no_run_tests)
                 print(f"built {dest}")
         elif args.command == "grade":
-            from .grading import Assignment, find_submissions, grade, write_csv
+            return _grade(args)
+        elif args.command == "gradescope-zip":
+            from .gradescope import package
 
-            submissions = find_submissions(args.submissions)
-            reports = grade(submissions, args.autograder, jobs=args.jobs, cell_seconds=args.cell_timeout,
-                            test_seconds=args.test_timeout, timeout=args.timeout,
-                            unsafe_no_sandbox=args.unsafe_no_sandbox)
-            write_csv(reports, Assignment.from_zip(args.autograder).points, args.out)
-            if args.details:
-                args.details.write_text(json.dumps(reports, indent=2) + "\n")
-            print(f"graded {len(reports)} submission(s): {args.out}")
+            out = package(args.autograder, args.out, wheels=args.wheel, unsafe_no_sandbox=args.unsafe_no_sandbox)
+            print(f"Gradescope autograder: {out}")
         elif args.command == "gradescope":
             from .gradescope import run
 
@@ -85,4 +100,52 @@ def main(argv: list[str] | None = None) -> int:
     except sandbox.SandboxUnavailable as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _due(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an ISO 8601 date and time, e.g. 2026-12-01T23:59") from exc
+
+
+def _grade(args: argparse.Namespace) -> int:
+    """Find every student's notebook, grade the readable ones, write the table (and the written answers)."""
+    from . import report
+    from .grading import Assignment, grade
+    from .submissions import discover, notebook_problem
+
+    assignment = Assignment.from_zip(args.autograder)
+    roster = report.read_roster(args.roster) if args.roster else None
+    if not args.unsafe_no_sandbox:
+        sandbox.check()  # before anything: no table at all rather than one graded unprotected
+    with tempfile.TemporaryDirectory(prefix="homework-submissions-") as tmp:
+        try:
+            submissions = discover(args.submissions, Path(tmp), assignment.name)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        if not submissions:
+            print("error: no submissions found (no .ipynb notebook, Gradescope export or nbgrader folder)",
+                  file=sys.stderr)
+            return 2
+        for sub in submissions:
+            if sub.notebook is not None and not sub.problem:
+                sub.problem = notebook_problem(sub.notebook)
+        gradable = list(dict.fromkeys(s.notebook for s in submissions if s.notebook is not None and not s.problem))
+        reports = grade(gradable, args.autograder, jobs=args.jobs, cell_seconds=args.cell_timeout,
+                        test_seconds=args.test_timeout, timeout=args.timeout,
+                        unsafe_no_sandbox=args.unsafe_no_sandbox) if gradable else {}
+        manual = report.manual_points(args.autograder)
+        pages = report.export_written(submissions, args.written, manual) if args.written else None
+        table = report.rows(submissions, reports, assignment.points, manual, due=args.due, roster=roster,
+                            written=pages)
+        report.write_csv(table, args.out)
+        if args.details:
+            args.details.write_text(json.dumps(reports, indent=2) + "\n")
+    statuses = [row["status"] for row in table]
+    summary = ", ".join(f"{statuses.count(s)} {s}" for s in ("ok", "error", "timed out", "not graded", "missing")
+                        if s in statuses)
+    print(f"{len(table)} student(s): {summary}: {args.out}")
     return 0

@@ -8,7 +8,6 @@ test's verdict (:mod:`.checks`) to that data with its own numpy and reference im
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import re
@@ -186,32 +185,6 @@ def grade(submissions: list[Path], autograder_zip: Path, *, jobs: int = 1, cell_
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         reports = list(pool.map(one, submissions))
     return {str(s): r for s, r in zip(submissions, reports)}
-
-
-def write_csv(reports: dict[str, dict], points: dict[str, float], path: Path) -> None:
-    """One row per submission: its file, the score of each question, total, possible, status."""
-    questions = list(points)
-    with open(path, "w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(["submission", *questions, "total", "possible", "status"])
-        for submission, report in reports.items():
-            scores = [report["questions"].get(q, 0) for q in questions]
-            writer.writerow([submission, *(f"{s:g}" for s in scores), f"{sum(scores):g}",
-                             f"{sum(points.values()):g}", report["status"]])
-
-
-def find_submissions(paths: list[str]) -> list[Path]:
-    found = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            found.extend(sorted(p.glob("*.ipynb")))
-        elif p.suffix == ".ipynb":
-            found.append(p)
-        else:
-            raise SystemExit(f"{p}: not a notebook or a folder of notebooks")
-    if not found:
-        raise SystemExit("no .ipynb submissions found")
-    return found
 
 
 def natural_key(text: str) -> list:

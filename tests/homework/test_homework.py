@@ -426,13 +426,15 @@ def test_attacks_leave_no_trace_outside_the_sandbox(graded):
 
 def test_score_table(graded):
     rows = {Path(r["submission"]).stem: r for r in graded["csv"]["hw2_linear_classifiers-ok"]}
-    assert list(rows["full"]) == ["submission", "q1", "q2", "q3", "q4", "total", "possible", "status"]
+    assert list(rows["full"]) == ["student_id", "name", "email", "submission", "submitted_at", "late", "q1", "q2", "q3",
+                                  "q4", "total", "possible", "written", "status", "reason"]
     totals = {name: (rows[name]["total"], rows[name]["possible"], rows[name]["status"])
               for name in ("full", "empty", "sgn_zero_is_minus_one", "special_cases_and_delegates")}
     assert totals == {"full": ("12", "12", "ok"), "empty": ("0", "12", "ok"),
                       "sgn_zero_is_minus_one": ("10", "12", "ok"), "special_cases_and_delegates": ("8", "12", "ok")}
     assert rows["sgn_zero_is_minus_one"]["q1"] == "1"
-    assert rows["attack_os_exit"]["total"] == "0" and rows["attack_os_exit"]["status"].startswith("error")
+    assert rows["attack_os_exit"]["total"] == "0" and rows["attack_os_exit"]["status"] == "error"
+    assert rows["attack_os_exit"]["reason"] == "the kernel's output is unreadable"
 
 
 def test_code_that_never_returns_is_stopped_test_by_test(graded):
