@@ -15,7 +15,7 @@
   }
 
   function formulas() {
-    var boxes = document.querySelectorAll("span.math, div.math > mjx-container");
+    var boxes = document.querySelectorAll("span.math:not(.math-split), span.math-piece, div.math > mjx-container");
     if (window.ResizeObserver) {
       var observer = new ResizeObserver(function (entries) { entries.forEach(function (e) { mark(e.target); }); });
       boxes.forEach(function (box) { observer.observe(box); });

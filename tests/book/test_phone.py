@@ -59,7 +59,7 @@ MEASURE = """async () => {
     const text = (m.querySelector('mjx-assistive-mml')?.textContent || '').slice(0, 60);
     if (!reachable(svg)) clipped.push(text);
   }
-  for (const box of document.querySelectorAll('.bd-article span.math, .bd-article div.math > mjx-container')) {
+  for (const box of document.querySelectorAll('.bd-article span.math:not(.math-split), .bd-article span.math-piece, .bd-article div.math > mjx-container')) {
     if (!box.checkVisibility() || box.scrollWidth <= box.clientWidth + 1) continue;
     const s = getComputedStyle(box), mask = s.maskImage || s.webkitMaskImage;
     if (!box.classList.contains('math-scrolls') || (!box.classList.contains('math-end') && mask === 'none'))
