@@ -1,6 +1,6 @@
 // The book on a phone (book/_static/phone.css; book/_ext/coursebook/phone.py).
 // 1. A formula wider than its box gets the class math-scrolls (a fading far edge and a thin
-//    scrollbar), and math-end once the reader has scrolled to its end. A ResizeObserver re-checks a
+//    scrollbar) and a place in the tab order, and math-end once the reader has scrolled to its end. A ResizeObserver re-checks a
 //    box whenever its size changes (a turned phone, a proof unfolded).
 // 2. A two-panel slider figure shows its phone frame (the panels stacked, cut apart when the book was
 //    built) where the column is narrower than 3/4 of the figure: data-phone-frames maps each frame URL
@@ -12,6 +12,9 @@
     var wide = box.clientWidth > 0 && box.scrollWidth > box.clientWidth + 1;
     box.classList.toggle("math-scrolls", wide);
     box.classList.toggle("math-end", wide && atEnd(box));
+    // A box that scrolls can be scrolled from the keyboard too (focus, then the arrow keys).
+    if (wide) box.setAttribute("tabindex", "0");
+    else box.removeAttribute("tabindex");
   }
 
   function formulas() {

@@ -3,7 +3,7 @@
 * No formula is cut off: each typeset formula (in the article, with every fold opened) lies within
   the scrollable area of its nearest scrolling box, that box within its own, and so on up to the
   viewport. A box whose formula is wider than the box shows the cue (book/_static/phone.js marks it
-  ``math-scrolls`` and phone.css fades its far edge).
+  ``math-scrolls`` and phone.css fades its far edge) and can be scrolled from the keyboard (tabindex 0).
 * No page scrolls sideways: ``document.scrollingElement.scrollWidth`` is at most the viewport's width.
 * Slider figures stay legible: each slider's image (and after one move of the slider, the new one)
   is shown at no less than 70% of its pixel width, where a two-panel frame squeezed into the column
@@ -14,10 +14,14 @@ One browser and one page per width, reused over the pages; the time per width is
 
 from __future__ import annotations
 
+import io
 import time
 from pathlib import Path
 
 import pytest
+from PIL import Image
+
+from coursebook import phone
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML = ROOT / "_build" / "html"
@@ -62,7 +66,8 @@ MEASURE = """async () => {
   for (const box of document.querySelectorAll('.bd-article span.math:not(.math-split), .bd-article span.math-piece, .bd-article div.math > mjx-container')) {
     if (!box.checkVisibility() || box.scrollWidth <= box.clientWidth + 1) continue;
     const s = getComputedStyle(box), mask = s.maskImage || s.webkitMaskImage;
-    if (!box.classList.contains('math-scrolls') || (!box.classList.contains('math-end') && mask === 'none'))
+    if (!box.classList.contains('math-scrolls') || box.tabIndex !== 0
+        || (!box.classList.contains('math-end') && mask === 'none'))
       uncued.push((box.querySelector('mjx-assistive-mml')?.textContent || '').slice(0, 60));
   }
   const scrollWidth = document.scrollingElement.scrollWidth;
@@ -125,3 +130,33 @@ def test_phone_shows_every_formula_and_legible_sliders_without_sideways_scrollin
     assert not sideways, f"{width} px: page(s) scroll sideways: {sideways}"
     assert not small, f"{width} px: slider figure(s) shrunk below {LEGIBLE:.0%} of their size: {small}"
     assert not errors, f"{width} px: page errors: {errors[:3]}"
+
+
+def png(image: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_two_panels_are_stacked_at_the_widest_blank_band_near_the_middle():
+    img = Image.new("RGB", (700, 100), "white")
+    img.paste((0, 0, 0), (10, 10, 300, 90))    # left panel
+    img.paste((0, 0, 0), (330, 40, 334, 60))   # the right panel's axis label, 30 and 6 px from its neighbours
+    img.paste((0, 0, 0), (340, 10, 690, 90))   # right panel
+    stacked = Image.open(io.BytesIO(phone.stack_panels(png(img))))
+    assert stacked.size == (385, 200)  # cut in the middle of the 30 px band: the label goes with the right panel
+    pixels = stacked.load()
+    assert pixels[10, 10] == (0, 0, 0) and pixels[384, 10] == (255, 255, 255)
+    assert pixels[330 - 315, 150] == (0, 0, 0)  # the label, under the left panel
+
+
+@pytest.mark.parametrize("size, boxes", [
+    ((400, 100), [(10, 10, 180, 90), (220, 10, 390, 90)]),  # narrow enough for a phone as it is
+    ((700, 100), [(10, 10, 690, 90)]),                       # one panel: no blank band in the middle
+    ((700, 100), [(10, 10, 690, 20), (10, 30, 300, 90), (400, 30, 690, 90)]),  # a title across both
+])
+def test_frames_without_two_separate_panels_get_no_phone_frame(size, boxes):
+    img = Image.new("RGB", size, "white")
+    for box in boxes:
+        img.paste((0, 0, 0), box)
+    assert phone.stack_panels(png(img)) is None

@@ -84,11 +84,11 @@ def test_a_long_formula_in_the_text_is_typeset_in_pieces_with_its_mathml_once(ty
             '<span class="math notranslate nohighlight">\\(a = b\\)</span></p></body></html>')
     typeset, count, errors = svg_math.typeset_page(page, typesetter, stylesheet)
     assert (count, errors) == (2, [])
-    split = re.search(r'<span class="math math-split notranslate nohighlight">(.*?)</span> and', typeset, re.S)
+    split = re.search(r'<span class="math math-split notranslate nohighlight">(.*?)</span> and', typeset, re.DOTALL)
     assert split, "the long formula was not cut"
     assert split.group(1).count('<span class="math-piece">') == 3 and split.group(1).count("<wbr>") == 2
     assert split.group(1).count("<mjx-assistive-mml") == 1  # read once, whole, by a screen reader
-    mathml = re.search(r"<math.*?</math>", split.group(1), re.S).group(0)
+    mathml = re.search(r"<math.*?</math>", split.group(1), re.DOTALL).group(0)
     assert mathml.count("<mo>=</mo>") == 1 and "<mo>≥</mo>" in mathml and "<mi>γ</mi>" in mathml
     assert typeset.count("math-split") == 1  # a short formula stays whole
 
