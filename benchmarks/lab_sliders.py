@@ -11,7 +11,7 @@ pixel width against its shown CSS width at a device pixel ratio of 2 (sharp when
 
 The target: every slider's median below 100 ms here. The script exits non-zero when one misses it.
 
-Usage: python benchmarks/lab_sliders.py [--presses N] [--baseline REV] [NN_name ...]
+Usage: python benchmarks/lab_sliders.py [--presses N] [--baseline REV] [--device-scale R] [NN_name ...]
 """
 
 from __future__ import annotations
@@ -58,10 +58,10 @@ def baseline_source(folder: Path, revision: str) -> Path:
     return src
 
 
-def measure(browser, lab: tuple[str, str], chapter: str, presses: int) -> list[dict]:
+def measure(browser, lab: tuple[str, str], chapter: str, presses: int, scale: float = 2) -> list[dict]:
     """Each live slider of the chapter: its keypress latencies and its image's sharpness."""
     url, token = lab
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=scale)
     page = context.new_page()
     try:
         open_and_run_all(page, url, token, chapter)
@@ -85,6 +85,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("chapters", nargs="*", help="chapters to time, e.g. 05_convergence (default: every slider chapter)")
     parser.add_argument("--presses", type=int, default=8, help="timed keypresses per slider (default 8)")
     parser.add_argument("--baseline", default="main", help="revision whose widgets.py is compared (default main)")
+    parser.add_argument("--device-scale", type=float, default=2, help="Chromium's device pixel ratio (default 2)")
     args = parser.parse_args(argv)
     chapters = args.chapters or slider_chapters()
     from playwright.sync_api import sync_playwright
@@ -104,12 +105,12 @@ def main(argv: list[str]) -> int:
         stack.callback(browser.close)
         for i, chapter in enumerate(chapters):
             order = ["baseline", "this"] if i % 2 == 0 else ["this", "baseline"]
-            results = {name: measure(browser, labs[name], chapter, args.presses) for name in order}
+            results = {name: measure(browser, labs[name], chapter, args.presses, args.device_scale) for name in order}
             for k, (old, new) in enumerate(zip(results["baseline"], results["this"], strict=True)):
                 rows.append((chapter, k, old, new))
                 print(f"{chapter} slider {k}: baseline {statistics.median(old['ms']):.0f} ms, "
                       f"this {statistics.median(new['ms']):.0f} ms", flush=True)
-    print(f"\nJupyterLab, Chromium at device pixel ratio 2, {args.presses} presses per slider, "
+    print(f"\nJupyterLab, Chromium at device pixel ratio {args.device_scale:g}, {args.presses} presses per slider, "
           f"baseline {args.baseline}; {time.monotonic() - start:.0f} s\n")
     print("| chapter | slider | baseline median ms | this median ms | ratio | this max ms | "
           "pixels / CSS px (baseline) | pixels / CSS px (this) |")
