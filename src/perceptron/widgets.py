@@ -2,8 +2,11 @@
 
 A :class:`SliderFigure` is displayed as one output carrying two views of the same figure:
 
-* ``application/vnd.jupyter.widget-view+json``: a live slider; moving it calls ``draw`` again.
-  Jupyter, JupyterLab and Binder prefer this view.
+* ``application/vnd.jupyter.widget-view+json``: a live slider over the same positions. Jupyter,
+  JupyterLab and Binder prefer this view. Its frames are drawn once, when the cell runs, together
+  with the static view's (each figure drawn once, saved twice): a move only swaps the picture, so it
+  shows without waiting for ``draw``; they are rendered at ``LIVE_SCALE`` times the resolution and
+  shown at the static frame's size, sharp on a screen of up to that many pixels per CSS pixel.
 * ``text/html``: every slider position drawn in advance when the notebook executes, as PNG
   frames behind a plain ``<input type="range">`` and a few lines of inline JavaScript, with no
   kernel and no network. The book is configured (``nb_mime_priority_overrides``) to prefer it.
@@ -24,6 +27,11 @@ from typing import Any
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
+# The live slider's frames have this many pixels per pixel of the static frame (a laptop's or
+# phone's "retina" screen has 2 device pixels per CSS pixel): shown at the static frame's size, they
+# are as sharp as the screen.
+LIVE_SCALE = 2
+
 _SCRIPT = """
 (function () {
   var root = document.currentScript.parentNode;
@@ -40,12 +48,21 @@ _SCRIPT = """
 """
 
 
-def figure_to_png(fig: Figure, *, dpi: int = 80) -> bytes:
-    """Render a figure to PNG bytes (no timestamp, so re-running gives the same bytes) and close it."""
+def figure_to_png(fig: Figure, *, dpi: int = 80, close: bool = True) -> bytes:
+    """Render a figure to PNG bytes (no timestamp, so re-running gives the same bytes) and close it
+    (unless ``close`` is false: the same figure is then saved again at another resolution)."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
-    plt.close(fig)
+    if close:
+        plt.close(fig)
     return buf.getvalue()
+
+
+def png_width(png: bytes) -> int:
+    """The width in pixels of a PNG (from its header)."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or len(png) < 24:
+        raise ValueError("not a PNG image")
+    return int.from_bytes(png[16:20], "big")
 
 
 @dataclass
@@ -92,6 +109,7 @@ class SliderFigure:
     dpi: int = 80
     alt: Callable[[Any], str] | None = None
     _frames: list[bytes] | None = field(default=None, init=False, repr=False)
+    _live: list[bytes] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.values) < 2:
@@ -118,8 +136,35 @@ class SliderFigure:
     def frames(self) -> list[bytes]:
         """PNG bytes of the figure at every slider position (computed once)."""
         if self._frames is None:
-            self._frames = [figure_to_png(self.draw(v), dpi=self.dpi) for v in self.values]
+            self._render(live=False)
+        assert self._frames is not None
         return self._frames
+
+    def live_frames(self) -> list[bytes]:
+        """The live slider's frames: each position's figure at ``LIVE_SCALE * dpi`` (computed once,
+        in the same pass as :meth:`frames`, so each position is drawn once)."""
+        if self._live is None:
+            self._render(live=True)
+        assert self._live is not None
+        return self._live
+
+    def _render(self, *, live: bool) -> None:
+        static = self._frames is None
+        live = live and self._live is None
+        if not (static or live):
+            return
+        frames: list[bytes] = []
+        sharp: list[bytes] = []
+        for value in self.values:
+            fig = self.draw(value)
+            if static:  # first, exactly as when it was saved alone: the book's frames keep their bytes
+                frames.append(figure_to_png(fig, dpi=self.dpi, close=not live))
+            if live:
+                sharp.append(figure_to_png(fig, dpi=self.dpi * LIVE_SCALE))
+        if static:
+            self._frames = frames
+        if live:
+            self._live = sharp
 
     def static_html(self) -> str:
         """A self-contained HTML slider over the pre-computed frames (no kernel, no network)."""
@@ -143,20 +188,27 @@ class SliderFigure:
     def live_widget(self) -> Any:
         """The ipywidgets view: a selection slider over ``values`` and the figure as an image.
 
-        The figure is re-rendered to PNG on every move and shown in an ``Image`` widget, so
-        nothing is printed into the cell (an ``Output`` widget would leak into the cell's
-        outputs wherever no widget front end captures them, e.g. under nbval).
+        Each position's figure is drawn when the cell runs (:meth:`live_frames`) and a move
+        shows it in an ``Image`` widget: nothing is drawn while the reader waits, and nothing is
+        printed into the cell (an ``Output`` widget would leak into the cell's outputs wherever
+        no widget front end captures them, e.g. under nbval). The image is shown at the static
+        frame's width (never wider than the output), from ``LIVE_SCALE`` times as many pixels.
+        To redraw after changing what ``draw`` reads, run the cell again.
         """
         import ipywidgets as widgets
 
+        live = self.live_frames()
+        width = round(png_width(live[self.initial]) / LIVE_SCALE)
         slider = widgets.SelectionSlider(options=[(self.label(v), i) for i, v in enumerate(self.values)],
                                          value=self.initial, description=self.name,
                                          style={"description_width": "initial"},
                                          layout=widgets.Layout(width="420px"))
-        image = widgets.Image(value=self.frames()[self.initial], format="png")
+        # A fixed CSS width: a VBox stretches its children to its own width (the output's) otherwise.
+        image = widgets.Image(value=live[self.initial], format="png",
+                              layout=widgets.Layout(width=f"{width}px", max_width="100%", height="auto"))
 
         def redraw(change: dict) -> None:
-            image.value = figure_to_png(self.draw(self.values[change["new"]]), dpi=self.dpi)
+            image.value = live[change["new"]]
 
         slider.observe(redraw, names="value")
         return widgets.VBox([slider, image])

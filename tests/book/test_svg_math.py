@@ -66,6 +66,33 @@ def test_a_typeset_page_is_left_alone(typesetter, stylesheet):
     assert (again, count, errors) == (page, 0, [])
 
 
+@pytest.mark.parametrize(("tex", "pieces"), [
+    ("a + b = c \\le d", ["a + b ", "{}= c ", "{}\\le d"]),
+    ("x_{i=1} \\in \\{1 = 1\\}", ["x_{i=1} ", "{}\\in \\{1 ", "{}= 1\\}"]),  # \\{ is no group
+    ("\\left(a = b\\right) + \\text{if } c = d", ["\\left(a = b\\right) + \\text{if } c ", "{}= d"]),
+    ("\\begin{cases} a = b \\end{cases}", ["\\begin{cases} a = b \\end{cases}"]),
+    ("= b", ["= b"]),  # nothing before the sign: no cut
+])
+def test_formulas_are_cut_before_relation_signs_outside_groups(tex, pieces):
+    assert svg_math.split_at_relations(tex) == pieces
+    assert "".join(p.removeprefix("{}") for p in pieces) == tex
+
+
+def test_a_long_formula_in_the_text_is_typeset_in_pieces_with_its_mathml_once(typesetter, stylesheet):
+    long = "w^\\star \\cdot w_k = w^\\star \\cdot w_{k-1} + \\eta y_i w^\\star \\cdot x_i \\ge w^\\star \\cdot w_{k-1} + \\eta\\gamma"
+    page = (f'<html><head></head><body><p><span class="math notranslate nohighlight">\\({long}\\)</span> and '
+            '<span class="math notranslate nohighlight">\\(a = b\\)</span></p></body></html>')
+    typeset, count, errors = svg_math.typeset_page(page, typesetter, stylesheet)
+    assert (count, errors) == (2, [])
+    split = re.search(r'<span class="math math-split notranslate nohighlight">(.*?)</span> and', typeset, re.DOTALL)
+    assert split, "the long formula was not cut"
+    assert split.group(1).count('<span class="math-piece">') == 3 and split.group(1).count("<wbr>") == 2
+    assert split.group(1).count("<mjx-assistive-mml") == 1  # read once, whole, by a screen reader
+    mathml = re.search(r"<math.*?</math>", split.group(1), re.DOTALL).group(0)
+    assert mathml.count("<mo>=</mo>") == 1 and "<mo>≥</mo>" in mathml and "<mi>γ</mi>" in mathml
+    assert typeset.count("math-split") == 1  # a short formula stays whole
+
+
 @pytest.mark.parametrize("tex, message", [("\\frac{a}", "Missing argument"),
                                           ("\\undefinedmacro x", "Undefined control sequence")])
 def test_tex_errors_are_reported_not_drawn(typesetter, stylesheet, tex, message):

@@ -13,7 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pytest
 
-from perceptron.widgets import SliderFigure, figure_to_png
+from perceptron.widgets import LIVE_SCALE, SliderFigure, figure_to_png, png_width
 
 
 @pytest.fixture(autouse=True)
@@ -50,18 +50,39 @@ def test_a_frame_is_the_png_a_fresh_draw_gives():
     assert slider.frames()[1] == figure_to_png(draw(2), dpi=50)
 
 
-def test_live_slider_redraws_on_every_move_and_shows_what_the_book_shows():
-    # The live view calls draw again (a reader may have changed what draw reads), and since
-    # rendering is deterministic its picture is byte-identical to the static frame.
+def test_live_slider_shows_each_position_drawn_once_sharper_than_the_book():
+    # Each position is drawn once for both views; a move only swaps the picture (no draw while the
+    # reader waits). The live picture is the book's figure with LIVE_SCALE times its pixels, shown at
+    # the book's frame size.
     draw = CountingDraw()
-    slider = SliderFigure(draw, [-2, -1, 0, 1], name="slope", initial=1)
+    slider = SliderFigure(draw, [-2, -1, 0, 1], name="slope", initial=1, dpi=40)
     control, image = slider.live_widget().children
-    assert image.value == slider.frames()[1]
-    drawn = len(draw.calls)
+    assert draw.calls == [-2, -1, 0, 1]
+    assert image.value == slider.live_frames()[1]
     for k in [3, 0, 2]:
         control.value = k
-        assert image.value == slider.frames()[k]
-    assert len(draw.calls) == drawn + 3
+        assert image.value == slider.live_frames()[k]
+    assert draw.calls == [-2, -1, 0, 1] and len(slider.frames()) == 4
+    book, live = slider.frames()[2], slider.live_frames()[2]
+    assert png_width(live) == LIVE_SCALE * png_width(book) == LIVE_SCALE * 80  # 2 inches at 40 dpi
+    assert image.layout.width == f"{png_width(book)}px" and image.layout.max_width == "100%"
+    fig = draw(0)
+    assert live == figure_to_png(fig, dpi=40 * LIVE_SCALE)
+
+
+def test_live_frames_leave_the_books_frames_unchanged():
+    # Saving the same figure a second time, sharper, must not change the static frame's bytes:
+    # the chapters' committed outputs hold them.
+    alone = SliderFigure(CountingDraw(), [1, 2], name="slope").frames()
+    both = SliderFigure(CountingDraw(), [1, 2], name="slope")
+    both.live_frames()
+    assert both.frames() == alone
+    assert not plt.get_fignums(), "a figure was left open"
+
+
+def test_png_width_rejects_what_is_not_a_png():
+    with pytest.raises(ValueError, match="not a PNG"):
+        png_width(b"GIF89a")
 
 
 def test_live_slider_labels_positions_with_the_format():

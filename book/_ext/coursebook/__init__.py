@@ -46,7 +46,7 @@ def book_version() -> str:
 
 def setup(app) -> dict[str, bool]:
     """Register every Sphinx stage, once."""
-    from . import accessibility, notebooks, pages, pdf, site, solutions, svg_math
+    from . import accessibility, notebooks, pages, pdf, phone, site, solutions, svg_math
 
     app.add_config_value("student_build", False, "env")
     app.connect("config-inited", site.show_version)
@@ -56,6 +56,7 @@ def setup(app) -> dict[str, bool]:
     app.connect("doctree-read", site.add_errata_line)
     accessibility.register(app)
     svg_math.register(app)
+    phone.register(app)
     app.add_css_file(pages.icons.TARGET)
     app.connect("html-page-context", pages.lighten_page)
     notebooks.register(app)

@@ -6,6 +6,8 @@ Before a page is written (``html-page-context``):
   notebook output is self-contained). In the built book each frame becomes a PNG file in
   ``_images/`` and the slider refers to it, so a chapter's HTML shrinks from megabytes to a few
   hundred kilobytes and the browser fetches a frame only when the slider reaches it.
+* Phone frames: a slider figure of two panels side by side also gets its panels stacked, shown on
+  a narrow screen (:mod:`coursebook.phone`).
 * The notebooks' saved widget state (a live slider's model, with a PNG in it) is not embedded in
   the page: the book shows the static slider view and loads no widget JavaScript to read it.
 * Every ``<img>`` of a page gets its intrinsic ``width`` and ``height`` (read from the PNG) so the
@@ -28,7 +30,7 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
-from . import accessibility, icons, svg_math
+from . import accessibility, icons, phone, svg_math
 
 _DATA_PNG = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
 _IMG = re.compile(r"<img\b([^>]*?)\s*/?>")
@@ -42,6 +44,11 @@ def png_size(data: bytes) -> tuple[int, int] | None:
     return struct.unpack(">II", data[16:24])
 
 
+def frame_name(png: bytes) -> str:
+    """The file name in ``_images/`` of a slider frame: named by its content."""
+    return f"frame-{hashlib.sha256(png).hexdigest()[:20]}.png"
+
+
 def frames_to_files(body: str, outdir: Path, pathto) -> tuple[str, dict[str, tuple[int, int]]]:
     """Replace each data-URI PNG in ``body`` by a file in ``_images/``; return the new body and sizes."""
     sizes: dict[str, tuple[int, int]] = {}
@@ -49,7 +56,7 @@ def frames_to_files(body: str, outdir: Path, pathto) -> tuple[str, dict[str, tup
 
     def extract(match: re.Match) -> str:
         png = base64.b64decode(match.group(1))
-        name = f"frame-{hashlib.sha256(png).hexdigest()[:20]}.png"
+        name = frame_name(png)
         target = images / name
         if not target.exists():
             images.mkdir(parents=True, exist_ok=True)
@@ -112,6 +119,7 @@ def lighten_page(app: Sphinx, pagename: str, templatename: str, context: dict, d
     outdir = Path(app.builder.outdir)
     known: dict[str, tuple[int, int]] = {}
     if "perceptron-slider" in body:
+        body = phone.add_phone_frames(body, outdir, context["pathto"], frame_name)
         body, known = frames_to_files(body, outdir, context["pathto"])
     pagedir = (outdir / app.builder.get_target_uri(pagename)).parent
     # builder.images: each image of the page (path from the source folder) -> its name in _images/.

@@ -2,7 +2,11 @@
 //
 // A long-lived process: one JSON request per line on stdin, one JSON answer per line on stdout.
 //   {"stylesheet": true}                         -> {"css": "..."}
-//   {"formulas": [{"tex": "...", "display": b}]} -> {"html": [...], "cache": "<svg ...>", "errors": [...]}
+//   {"formulas": [{"tex": "...", "display": b, "pieces": [...]}]}
+//       -> {"html": [...], "cache": "<svg ...>", "errors": [...]}
+// A formula in the text wider than SPLIT_EX that svg_math.py could cut at its relation signs
+// ("pieces") is typeset piece by piece, with a <wbr> between the pieces, so that a narrow line breaks
+// it there; the whole formula's assistive MathML stays, once, in the first piece.
 // One request is one page: its formulas share one glyph cache (`cache`, an invisible <svg> of <path>
 // definitions the formulas <use>), so each glyph's outline is sent once per page. Every formula keeps
 // MathJax's assistive MathML beside the picture, which screen readers read instead of the SVG.
@@ -63,15 +67,39 @@ function unwrapPlainGroups(node) {
   }
 }
 
+const SPLIT_EX = 16;  // about 130 px: less than half a phone's line
+
+function widthEx(node) {
+  const width = adaptor.getAttribute(adaptor.firstChild(node), "width") || "";
+  return width.endsWith("ex") ? parseFloat(width) : 0;
+}
+
+function convert(doc, tex, display) {
+  const node = doc.convert(tex, { display });
+  unwrapPlainGroups(adaptor.firstChild(node));
+  return node;
+}
+
+// The pieces typeset one by one: the first keeps the whole formula's MathML, the others none.
+function inPieces(doc, whole, pieces) {
+  const mml = adaptor.lastChild(whole);  // mjx-assistive-mml
+  return pieces.map((tex, k) => {
+    const node = convert(doc, tex, false);
+    adaptor.remove(adaptor.lastChild(node));
+    if (k === 0) adaptor.append(node, mml);
+    return `<span class="math-piece">${adaptor.outerHTML(node)}</span>`;
+  }).join("<wbr>");
+}
+
 function typesetPage(formulas) {
   const { doc, svg } = newDocument();
   const html = [];
   const errors = [];
-  for (const { tex, display } of formulas) {
+  for (const { tex, display, pieces } of formulas) {
     try {
-      const node = doc.convert(tex, { display: Boolean(display) });
-      unwrapPlainGroups(adaptor.firstChild(node));
-      html.push(adaptor.outerHTML(node));
+      const node = convert(doc, tex, Boolean(display));
+      const split = !display && pieces && pieces.length > 1 && widthEx(node) > SPLIT_EX;
+      html.push(split ? inPieces(doc, node, pieces) : adaptor.outerHTML(node));
       errors.push(null);
     } catch (err) {
       html.push(null);

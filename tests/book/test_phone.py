@@ -1,0 +1,162 @@
+"""The built book on a phone, in Chromium at 320, 360 and 390 px: every page of _build/html.
+
+* No formula is cut off: each typeset formula (in the article, with every fold opened) lies within
+  the scrollable area of its nearest scrolling box, that box within its own, and so on up to the
+  viewport. A box whose formula is wider than the box shows the cue (book/_static/phone.js marks it
+  ``math-scrolls`` and phone.css fades its far edge) and can be scrolled from the keyboard (tabindex 0).
+* No page scrolls sideways: ``document.scrollingElement.scrollWidth`` is at most the viewport's width.
+* Slider figures stay legible: each slider's image (and after one move of the slider, the new one)
+  is shown at no less than 70% of its pixel width, where a two-panel frame squeezed into the column
+  would be at about 40% (book/_ext/coursebook/phone.py stacks its panels for a phone).
+
+One browser and one page per width, reused over the pages; the time per width is printed.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from coursebook import phone
+
+ROOT = Path(__file__).resolve().parents[2]
+HTML = ROOT / "_build" / "html"
+WIDTHS = [320, 360, 390]
+LEGIBLE = 0.7  # shown width / pixel width of a slider frame, at least
+
+
+def book_pages() -> list[str]:
+    """Every HTML page of the built book but the redirect pages (index.html sends on to the intro)."""
+    if not HTML.exists():
+        return []
+    return sorted(p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html")
+                  if "_static" not in p.parts and 'http-equiv="refresh"' not in p.read_text(encoding="utf-8")[:4000].lower())
+
+
+MEASURE = """async () => {
+  document.querySelectorAll('.bd-article details').forEach(d => { d.open = true; });
+  document.querySelectorAll('.bd-article .dropdown button.toggle-button').forEach(b => b.click());
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const vw = document.documentElement.clientWidth;
+  const scroller = el => {
+    for (let a = el.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement)
+      if (/(auto|scroll)/.test(getComputedStyle(a).overflowX)) return a;
+    return null;
+  };
+  // An element can be brought into view if it lies in its scroller's scrollable area, and that
+  // scroller can be brought into view, up to the page, whose width is the viewport's.
+  const reachable = el => {
+    const r = el.getBoundingClientRect(), box = scroller(el);
+    if (!box) return r.left >= -1 && r.right <= vw + 1;
+    const b = box.getBoundingClientRect();
+    const left = r.left - b.left - box.clientLeft + box.scrollLeft;
+    return left >= -1 && left + r.width <= box.scrollWidth + 1 && reachable(box);
+  };
+  const clipped = [], uncued = [];
+  for (const svg of document.querySelectorAll('.bd-article mjx-container > svg')) {
+    const m = svg.parentElement;
+    if (!m.checkVisibility() || svg.getBoundingClientRect().width === 0) continue;
+    const text = (m.querySelector('mjx-assistive-mml')?.textContent || '').slice(0, 60);
+    if (!reachable(svg)) clipped.push(text);
+  }
+  for (const box of document.querySelectorAll('.bd-article span.math:not(.math-split), .bd-article span.math-piece, .bd-article div.math > mjx-container')) {
+    if (!box.checkVisibility() || box.scrollWidth <= box.clientWidth + 1) continue;
+    const s = getComputedStyle(box), mask = s.maskImage || s.webkitMaskImage;
+    if (!box.classList.contains('math-scrolls') || box.tabIndex !== 0
+        || (!box.classList.contains('math-end') && mask === 'none'))
+      uncued.push((box.querySelector('mjx-assistive-mml')?.textContent || '').slice(0, 60));
+  }
+  const scrollWidth = document.scrollingElement.scrollWidth;
+  const wide = scrollWidth <= vw ? [] : [...document.querySelectorAll('.bd-page-width *')]
+    .filter(el => el.getBoundingClientRect().right > vw + 1 && !scroller(el) && el.checkVisibility())
+    .slice(0, 3).map(el => el.tagName.toLowerCase() + '.' + el.className);
+  return {clipped, uncued, scrollWidth, vw, wide};
+}"""
+
+SLIDERS = """async () => {
+  const imgs = [...document.querySelectorAll('div.perceptron-slider img')];
+  await Promise.all(imgs.map(img => { img.loading = 'eager'; return img.decode().catch(() => null); }));
+  return imgs.map(img => ({src: img.getAttribute('src'), natural: img.naturalWidth,
+                           shown: img.getBoundingClientRect().width}));
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_phone_shows_every_formula_and_legible_sliders_without_sideways_scrolling(browser, server, width):
+    pages = book_pages()
+    assert len(pages) >= 20, f"only {len(pages)} pages in {HTML}"
+    context = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=False)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    clipped, uncued, sideways, small = [], [], [], []
+    start, formulas_pages, sliders = time.perf_counter(), 0, 0
+    try:
+        for doc in pages:
+            page.goto(f"{server}/{doc}", wait_until="load")
+            found = page.evaluate(MEASURE)
+            clipped += [f"{doc}: {t}" for t in found["clipped"]]
+            uncued += [f"{doc}: {t}" for t in found["uncued"]]
+            formulas_pages += "math notranslate" in (HTML / doc).read_text(encoding="utf-8")
+            if found["scrollWidth"] > found["vw"]:
+                sideways.append(f"{doc} ({found['scrollWidth']} px: {found['wide']})")
+            if "perceptron-slider" not in (HTML / doc).read_text(encoding="utf-8"):
+                continue
+            shown = page.evaluate(SLIDERS)
+            knobs = page.locator("div.perceptron-slider input[type=range]")
+            assert knobs.count() == len(shown) > 0, f"{doc}: slider images and controls do not match"
+            for k in range(knobs.count()):  # one move each, as a reader would: the new frame is legible too
+                knob = knobs.nth(k)
+                at_max = knob.input_value() == knob.get_attribute("max")
+                knob.focus()
+                page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
+            moved = page.evaluate(SLIDERS)
+            assert [s["src"] for s in moved] != [s["src"] for s in shown], f"{doc}: no slider changed its figure"
+            for s in shown + moved:
+                sliders += 1
+                assert s["natural"] > 0, f"{doc}: slider frame {s['src']} did not load"
+                if s["shown"] < LEGIBLE * s["natural"]:
+                    small.append(f"{doc}: {s['src'].rsplit('/', 1)[-1]} at {s['shown']:.0f} of {s['natural']} px")
+    finally:
+        context.close()
+    print(f"\n{width} px: {len(pages)} pages ({formulas_pages} with formulas, {sliders} slider frames) "
+          f"measured in {time.perf_counter() - start:.1f} s")
+    assert not clipped, f"{width} px: {len(clipped)} formula(s) cut off with no way to scroll to them: {clipped[:8]}"
+    assert not uncued, f"{width} px: {len(uncued)} scrolling formula box(es) without the cue: {uncued[:8]}"
+    assert not sideways, f"{width} px: page(s) scroll sideways: {sideways}"
+    assert not small, f"{width} px: slider figure(s) shrunk below {LEGIBLE:.0%} of their size: {small}"
+    assert not errors, f"{width} px: page errors: {errors[:3]}"
+
+
+def png(image: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_two_panels_are_stacked_at_the_widest_blank_band_near_the_middle():
+    img = Image.new("RGB", (700, 100), "white")
+    img.paste((0, 0, 0), (10, 10, 300, 90))    # left panel
+    img.paste((0, 0, 0), (330, 40, 334, 60))   # the right panel's axis label, 30 and 6 px from its neighbours
+    img.paste((0, 0, 0), (340, 10, 690, 90))   # right panel
+    stacked = Image.open(io.BytesIO(phone.stack_panels(png(img))))
+    assert stacked.size == (385, 200)  # cut in the middle of the 30 px band: the label goes with the right panel
+    pixels = stacked.load()
+    assert pixels[10, 10] == (0, 0, 0) and pixels[384, 10] == (255, 255, 255)
+    assert pixels[330 - 315, 150] == (0, 0, 0)  # the label, under the left panel
+
+
+@pytest.mark.parametrize("size, boxes", [
+    ((400, 100), [(10, 10, 180, 90), (220, 10, 390, 90)]),  # narrow enough for a phone as it is
+    ((700, 100), [(10, 10, 690, 90)]),                       # one panel: no blank band in the middle
+    ((700, 100), [(10, 10, 690, 20), (10, 30, 300, 90), (400, 30, 690, 90)]),  # a title across both
+])
+def test_frames_without_two_separate_panels_get_no_phone_frame(size, boxes):
+    img = Image.new("RGB", size, "white")
+    for box in boxes:
+        img.paste((0, 0, 0), box)
+    assert phone.stack_panels(png(img)) is None
