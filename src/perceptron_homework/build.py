@@ -6,12 +6,24 @@ For every master of ``notebooks/homework/`` the build writes, under the output f
 plus what :mod:`perceptron_homework` grades with: the assignment's tests and points and the
 instructor's *secret* (``perceptron_homework.json``), and a Gradescope ``run_autograder`` and
 ``setup.sh`` that grade in the sandbox.
+
+The secret also picks the assignment's *variant* (:func:`perceptron_homework.checks.variant`):
+the build renders the master's ``{{ name }}`` placeholders (its rules, data, solutions and the
+public tests' expected values) from it before ``otter assign`` sees the notebook, so the student
+notebook states the variant's task and the answer key in ``autograder/`` solves it. The masters
+are read from ``notebooks/homework`` or from any folder (``--masters``, ``$HOMEWORK_MASTERS``):
+an instructor can keep theirs in a private repository.
+
+The student notebook is also made ready to hand out: the setup cell (which installs otter and
+the package where they are missing) comes before otter's ``import otter``, and otter's cell
+finds the notebook's own file whatever its name (:mod:`perceptron_homework.student`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -62,20 +74,67 @@ def requirements(master: Path) -> str:
     raise ValueError(f"no _config.yml above {master}: cannot name the book's repository")
 
 
+PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+MASTERS_ENV = "HOMEWORK_MASTERS"  # a folder of master notebooks, read instead of notebooks/homework
+SETUP_FIRST_LINE = "# Setup:"  # the first line of the notebooks' setup cell (coursebook.setup_cell)
+INIT_CELL = """\
+# Initialize Otter (it finds this notebook's file and tests even if you rename it)
+import otter
+from perceptron_homework.student import notebook_file
+grader = otter.Notebook(notebook_file("{name}"))"""
+
+
+def find_masters(where: Path | str | None = None) -> list[Path]:
+    """The master notebooks ``hw*.ipynb`` of a folder: ``where``, ``$HOMEWORK_MASTERS`` or the repository's.
+
+    ``where`` may be a repository whose masters are in ``notebooks/homework``.
+    """
+    folder = Path(where or os.environ.get(MASTERS_ENV) or "notebooks/homework").expanduser()
+    if (folder / "notebooks" / "homework").is_dir():
+        folder = folder / "notebooks" / "homework"
+    found = sorted(folder.glob("hw*.ipynb"))
+    if not found:
+        raise ValueError(f"no master notebooks hw*.ipynb in {folder}")
+    return found
+
+
+def render(text: str, values: dict, where: str = "") -> str:
+    """Replace every ``{{ name }}`` of ``text`` by ``values[name]``; an unknown name is an error."""
+
+    def one(match: re.Match) -> str:
+        if match.group(1) not in values:
+            raise ValueError(f"{where}: no value for the placeholder {{{{ {match.group(1)} }}}}")
+        return str(values[match.group(1)])
+
+    return PLACEHOLDER.sub(one, text)
+
+
+def render_master(master: Path, values: dict) -> str:
+    """The master notebook's JSON with its placeholders rendered from ``values``."""
+    nb = json.loads(Path(master).read_text(encoding="utf-8"))
+    for i, cell in enumerate(nb["cells"]):
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        cell["source"] = render(source, values, f"{master.name}, cell {i}")
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+
+
 def build(master: Path, out: Path, *, secret: str = checks.PUBLIC_SECRET, run_tests: bool = True) -> Path:
     """Run ``otter assign`` on ``master`` and install its outputs in ``out/<name>``; return that.
 
-    With ``run_tests`` (otter's default) otter also grades the solutions against every public and
+    The master's placeholders are rendered from the variant that ``secret`` picks. With
+    ``run_tests`` (otter's default) otter also grades the solutions against every public and
     hidden test, with the hidden tests' data drawn from ``secret``, and fails if one does not pass.
     """
     if not secret:
         raise ValueError("the secret must not be empty")
+    master = Path(master)
     name = master.stem
+    values = checks.variant(name, secret)
     with tempfile.TemporaryDirectory(prefix=f"{name}-") as tmp:
-        # Assign from a copy so that nothing otter writes lands in the repository.
+        # Assign from a rendered copy so that nothing otter writes lands in the repository.
         src = Path(tmp, "src")
         src.mkdir()
-        shutil.copy(master, src / master.name)
+        (src / master.name).write_text(render_master(master, values), encoding="utf-8")
         (src / checks.SECRET_FILE).write_text(json.dumps({"secret": secret}) + "\n")
         dist = Path(tmp, "dist")
         cmd = [sys.executable, "-m", "otter", "assign", "--no-pdfs", str(src / master.name), str(dist)]
@@ -86,6 +145,7 @@ def build(master: Path, out: Path, *, secret: str = checks.PUBLIC_SECRET, run_te
         # otter stamps the zip's name with the time; a fixed name is what instructors link to.
         (zip_path,) = (dist / "autograder").glob("*.zip")
         zip_path = zip_path.rename(dist / "autograder" / f"{name}-autograder.zip")
+        ready_to_hand_out(dist / "student" / master.name, name)
         for view in ("student", "autograder"):
             stable_cell_ids(dist / view / master.name)
         tests = autograder_tests(zip_path)
@@ -127,6 +187,27 @@ def add_grading_files(zip_path: Path, assignment: Assignment, requirement: str) 
             info.external_attr = (0o755 if filename.endswith(("run_autograder", ".sh")) else 0o644) << 16
             new.writestr(info, text)
     tmp.replace(zip_path)
+
+
+def ready_to_hand_out(notebook: Path, name: str) -> None:
+    """The setup cell first, then otter's cell, which finds the notebook's file by its content.
+
+    otter puts ``import otter`` in the notebook's first cell; where otter is not installed yet
+    (Colab, a hub, a fresh environment) that cell failed before the setup cell could install it.
+    """
+    import nbformat
+
+    nb = nbformat.read(notebook, as_version=4)
+    init = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and "otter.Notebook(" in c.source]
+    setup = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(SETUP_FIRST_LINE)]
+    if len(init) != 1 or len(setup) != 1:
+        raise RuntimeError(f"{notebook.name}: expected one otter cell and one setup cell, found {len(init)} and "
+                           f"{len(setup)}")
+    cell = nb.cells.pop(init[0])
+    cell.source = INIT_CELL.format(name=name)
+    setup_at = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(SETUP_FIRST_LINE))
+    nb.cells.insert(setup_at + 1, cell)
+    nbformat.write(nb, notebook)
 
 
 def stable_cell_ids(notebook: Path) -> None:
