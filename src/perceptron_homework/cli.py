@@ -116,8 +116,8 @@ def build_secret(args: argparse.Namespace) -> str:
             secret = file.read_text(encoding="utf-8")
         except OSError as exc:
             raise NoSecret(f"cannot read the secret file {file}: {exc.strerror}") from None
-        secret = secret[:-1] if secret.endswith("\n") else secret
-        secret = secret[:-1] if secret.endswith("\r") else secret
+        secret = secret.removesuffix("\n")
+        secret = secret.removesuffix("\r")
         if not secret:
             raise NoSecret(f"the secret file {file} is empty")
     else:

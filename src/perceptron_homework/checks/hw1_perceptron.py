@@ -300,10 +300,10 @@ def test_xor_training_stops(rng, v):
             f"on XOR every pass makes at least one mistake and at most {n}: {epochs} passes make {epochs} to "
             f"{epochs * n}"
         )
-        assert xor_errors is not None and 1 <= xor_errors <= n, "no line classifies XOR without error"
-        assert int(xor_errors) == xor_errors, "xor_errors counts points: a whole number"
         assert xor_errors != xor_mistakes, (
             "xor_errors counts the points that the final (xor_w, xor_b) gets wrong, not the updates made in training")
+        assert xor_errors is not None and 1 <= xor_errors <= n, "no line classifies XOR without error"
+        assert int(xor_errors) == xor_errors, "xor_errors counts points: a whole number"
         assert fingerprint(ASSIGNMENT, "q4", xor_errors) == v["xor_errors_fingerprint"], (
             "xor_errors is not the number of training points that the final (xor_w, xor_b) gets wrong"
         )
