@@ -66,7 +66,8 @@ def requirements(master: Path) -> str:
 
     from perceptron import __version__
 
-    for folder in Path(master).resolve().parents:
+    # A private master may live outside the repository: then the repository is this package's.
+    for folder in [*Path(master).resolve().parents, Path.cwd().resolve(), *Path(__file__).resolve().parents]:
         config = folder / "_config.yml"
         if config.is_file():
             url = yaml.safe_load(config.read_text(encoding="utf-8"))["repository"]["url"].rstrip("/")

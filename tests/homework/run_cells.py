@@ -10,7 +10,8 @@ import json
 import sys
 import traceback
 
-notebook = json.load(open(sys.argv[1], encoding="utf-8"))
+with open(sys.argv[1], encoding="utf-8") as fh:
+    notebook = json.load(fh)
 namespace = {"__name__": "__main__"}
 for index, cell in enumerate(notebook["cells"]):
     if cell["cell_type"] != "code":
@@ -20,10 +21,10 @@ for index, cell in enumerate(notebook["cells"]):
         lines = source.rstrip().splitlines()
         last = lines[-1] if lines else ""
         if last.startswith("grader.check("):
-            exec(compile("\n".join(lines[:-1]), f"<cell {index}>", "exec"), namespace)
+            exec(compile("\n".join(lines[:-1]), f"<cell {index}>", "exec"), namespace)  # noqa: S102 - a cell
             print(f"check {index}: {eval(last, namespace)!r}".replace("\n", " "))
         else:
-            exec(compile(source, f"<cell {index}>", "exec"), namespace)
+            exec(compile(source, f"<cell {index}>", "exec"), namespace)  # noqa: S102 - a cell
     except BaseException as exc:  # noqa: BLE001 - reported, then stop
         print(f"error {index}: {type(exc).__name__}: {exc}")
         traceback.print_exc()
