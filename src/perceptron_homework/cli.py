@@ -39,7 +39,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--secret-file", type=Path,
                    help=f"file holding the secret that picks the variant and the hidden tests' data (default: "
                         f"${SECRET_FILE_ENV}, else ${SECRET_ENV}); any characters, one trailing newline dropped")
-    p.add_argument("--secret", help=argparse.SUPPRESS)  # visible to every user of the machine: use the file
     p.add_argument("--public", action="store_true",
                    help="build the public variant, whose hidden tests' data anyone can reproduce (no secret)")
     p.add_argument("--no-run-tests", action="store_true", help="skip otter's check of the solutions")
@@ -107,11 +106,9 @@ def build_secret(args: argparse.Namespace) -> str:
     """The build's secret, from a file or the environment (never printed), or the public one with --public."""
     from .checks import PUBLIC_SECRET
 
+    # No --secret option: a command line is visible to every user of the machine (ps).
     file = args.secret_file or (Path(os.environ[SECRET_FILE_ENV]) if os.environ.get(SECRET_FILE_ENV) else None)
-    given = [what for what, value in (("--secret", args.secret), ("--secret-file", args.secret_file)) if value]
-    if len(given) > 1:
-        raise NoSecret("give the secret once: --secret-file or --secret, not both")
-    if file is not None and not args.secret:
+    if file is not None:
         try:
             secret = file.read_text(encoding="utf-8")
         except OSError as exc:
@@ -121,7 +118,7 @@ def build_secret(args: argparse.Namespace) -> str:
         if not secret:
             raise NoSecret(f"the secret file {file} is empty")
     else:
-        secret = args.secret or os.environ.get(SECRET_ENV) or ""
+        secret = os.environ.get(SECRET_ENV) or ""
     if args.public:
         if secret:
             raise NoSecret("--public builds the public variant: do not give a secret with it")

@@ -74,10 +74,10 @@ def make_dir(tmp_path) -> tuple[Path, list[str]]:
     """A scratch folder to run the project's Makefile in, with this Python as its .venv."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    (bin_dir / "python").symlink_to(sys.executable)
-    tool = bin_dir / "perceptron-homework"
-    tool.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m perceptron_homework "$@"\n')
-    tool.chmod(0o755)
+    for name, args in (("python", ""), ("perceptron-homework", " -m perceptron_homework")):
+        script = bin_dir / name  # a wrapper: a symlink to a venv's python would leave the venv
+        script.write_text(f'#!/bin/sh\nexec "{sys.executable}"{args} "$@"\n')
+        script.chmod(0o755)
     masters = tmp_path / "masters"
     masters.mkdir()
     shutil.copy(ROOT / "notebooks" / "homework" / f"{HW}.ipynb", masters)
