@@ -145,7 +145,7 @@ bench: $(STAMP) browser
 
 # Student notebooks and autograder zips of the homework (otter assign, no Docker) in _build/homework,
 # and the student notebooks' Jupyter-native copies beside the chapters' in _build/jupyter/notebooks/homework
-# (and in _build/student/jupyter/notebooks/homework when the student edition is built).
+# (`make student` then puts them on the student branch's tree, _build/student/branch/notebooks/homework).
 # The secret picks every assignment's variant (its task) and the hidden tests' data. Give it in the
 # environment, never on make's command line (make would expand a `$` in it and print the recipe):
 #   HOMEWORK_SECRET_FILE=~/secret.txt make homework    (a file holding it; any characters)
@@ -154,6 +154,7 @@ bench: $(STAMP) browser
 # Without any of them the build refuses. MASTERS=/path/to/private/repo (or $HOMEWORK_MASTERS) reads the
 # masters from a folder or repository of your own instead of notebooks/homework. An assignment is rebuilt
 # when its master, the homework package or the secret change; the secret is never printed.
+# HOMEWORK_BUILD_FLAGS passes options to `perceptron-homework build` (e.g. --no-run-tests).
 SECRET_ON_COMMAND_LINE := give the homework secret in the environment (HOMEWORK_SECRET=... make homework) or in \
 	a file (HOMEWORK_SECRET_FILE=path make homework), not on make's command line
 MASTERS ?= $(or $(HOMEWORK_MASTERS),notebooks/homework)
