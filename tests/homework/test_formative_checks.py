@@ -226,9 +226,9 @@ def test_the_student_notebook_runs_in_order_in_a_fresh_environment_without_otter
 
     student = json.loads((hw1 / "student" / f"{HW1}.ipynb").read_text())
     key = json.loads((hw1 / "autograder" / f"{HW1}.ipynb").read_text())
-    answers = [c for c in student["cells"] if "otter_answer_cell" in c["metadata"].get("tags", [])]
-    solutions = [c for c in key["cells"]
-                 if c["cell_type"] == "code" and "otter_assign_solution_cell" in c["metadata"].get("tags", [])]
+    answers, solutions = (
+        [c for c in nb["cells"] if c["cell_type"] == "code" and tag in c["metadata"].get("tags", [])]
+        for nb, tag in ((student, "otter_answer_cell"), (key, "otter_assign_solution_cell")))
     assert len(answers) == len(solutions) == 5
     for answer, solution in zip(answers, solutions):
         answer["source"] = solution["source"]
