@@ -176,19 +176,37 @@ bench: $(STAMP) browser
 	$(BIN)/python benchmarks/playground.py
 
 # Student notebooks and autograder zips of the homework (otter assign, no Docker) in _build/homework,
-# and the student notebooks' Jupyter-native copies beside the chapters' in _build/jupyter/notebooks/homework.
-# `make homework SECRET=...` draws the hidden tests' data from an instructor's secret (give it in the
-# environment, not on a shared machine's command line); an assignment is rebuilt when its master,
-# the homework package or the secret change.
-HOMEWORK := $(patsubst notebooks/homework/%.ipynb,_build/homework/%/manifest.json,$(wildcard notebooks/homework/hw*.ipynb))
+# and the student notebooks' Jupyter-native copies beside the chapters' in _build/jupyter/notebooks/homework
+# (`make student` then puts them on the student branch's tree, _build/student/branch/notebooks/homework).
+# The secret picks every assignment's variant (its task) and the hidden tests' data. Give it in the
+# environment, never on make's command line (make would expand a `$` in it and print the recipe):
+#   HOMEWORK_SECRET_FILE=~/secret.txt make homework    (a file holding it; any characters)
+#   HOMEWORK_SECRET='...' make homework                (an environment variable, passed untouched)
+#   make homework PUBLIC=1                             (the public variant, which anyone can reproduce)
+# Without any of them the build refuses. MASTERS=/path/to/private/repo (or $HOMEWORK_MASTERS) reads the
+# masters from a folder or repository of your own instead of notebooks/homework. An assignment is rebuilt
+# when its master, the homework package or the secret change; the secret is never printed.
+# HOMEWORK_BUILD_FLAGS passes options to `perceptron-homework build` (e.g. --no-run-tests).
+SECRET_ON_COMMAND_LINE := give the homework secret in the environment (HOMEWORK_SECRET=... make homework) or in \
+	a file (HOMEWORK_SECRET_FILE=path make homework), not on make's command line
+MASTERS ?= $(or $(HOMEWORK_MASTERS),notebooks/homework)
+MASTERS_DIR := $(if $(wildcard $(MASTERS)/notebooks/homework/hw*.ipynb),$(MASTERS)/notebooks/homework,$(MASTERS))
+HOMEWORK := $(patsubst $(MASTERS_DIR)/%.ipynb,_build/homework/%/manifest.json,$(wildcard $(MASTERS_DIR)/hw*.ipynb))
 HOMEWORK_SRC := $(wildcard src/perceptron_homework/*.py src/perceptron_homework/checks/*.py)
 homework: $(HOMEWORK)
+	@test -n "$(HOMEWORK)" || { echo "error: no master notebooks hw*.ipynb in $(MASTERS_DIR)" >&2; exit 2; }
+# The stamp records a digest of the secret (or of PUBLIC) and of where the masters come from.
 _build/homework/.secret: FORCE
+	$(if $(filter command line,$(origin HOMEWORK_SECRET) $(origin SECRET)),$(error $(SECRET_ON_COMMAND_LINE)))
+	$(if $(filter environment,$(origin SECRET)),$(error SECRET is not read: name it HOMEWORK_SECRET))
 	@mkdir -p $(@D)
-	@printf '%s' "$(SECRET)" | sha256sum | cmp -s - $@ 2>/dev/null || printf '%s' "$(SECRET)" | sha256sum > $@
-_build/homework/%/manifest.json: notebooks/homework/%.ipynb $(HOMEWORK_SRC) _build/homework/.secret $(STAMP)
-	HOMEWORK_SECRET="$(SECRET)" $(BIN)/perceptron-homework build $< --out _build/homework
-	$(BIN)/python -m coursebook.homework_notebooks
+	@{ printf '%s\0%s\0' "$$HOMEWORK_SECRET" "$(PUBLIC)"; \
+	   if [ -n "$$HOMEWORK_SECRET_FILE" ]; then cat -- "$$HOMEWORK_SECRET_FILE"; fi; \
+	   printf '\0%s' "$(abspath $(MASTERS_DIR))"; } | sha256sum > $@.new
+	@cmp -s $@.new $@ 2>/dev/null && rm -f $@.new || mv $@.new $@
+_build/homework/%/manifest.json: $(MASTERS_DIR)/%.ipynb $(HOMEWORK_SRC) _build/homework/.secret $(STAMP)
+	$(BIN)/perceptron-homework build $< --out _build/homework $(if $(PUBLIC),--public) $(HOMEWORK_BUILD_FLAGS)
+	$(BIN)/python -m coursebook.homework_notebooks _build/homework _build/jupyter/notebooks/homework
 
 # Grade a class of 100 generated submissions with --jobs 2, then a Gradescope export of 150 students (with a
 # due date, a roster and the written answers' pages), and print the throughputs.

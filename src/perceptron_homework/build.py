@@ -4,78 +4,116 @@ For every master of ``notebooks/homework/`` the build writes, under the output f
 ``<name>/student/<name>.ipynb`` (solutions and hidden tests stripped),
 ``<name>/autograder/<name>-autograder.zip`` and ``<name>/manifest.json``. The zip is otter's,
 plus what :mod:`perceptron_homework` grades with: the assignment's tests and points and the
-instructor's *secret* (``perceptron_homework.json``), and a Gradescope ``run_autograder`` and
-``setup.sh`` that grade in the sandbox.
+instructor's *secret* (``perceptron_homework.json``), made self-contained for Gradescope by
+:func:`perceptron_homework.gradescope.package` (this checkout's wheel, the lock as constraints, a
+``setup.sh`` that makes its own virtual environment and a ``run_autograder`` that grades in the
+sandbox).
+
+The secret also picks the assignment's *variant* (:func:`perceptron_homework.checks.variant`):
+the build renders the master's ``{{ name }}`` placeholders (its rules, data, solutions and the
+public tests' expected values) from it before ``otter assign`` sees the notebook, so the student
+notebook states the variant's task and the answer key in ``autograder/`` solves it. The masters
+are read from ``notebooks/homework`` or from any folder (``--masters``, ``$HOMEWORK_MASTERS``):
+an instructor can keep theirs in a private repository.
+
+The student notebook is also made ready to hand out: the setup cell (which installs otter and
+the package where they are missing) comes before otter's ``import otter``, and otter's cell
+finds the notebook's own file whatever its name (:mod:`perceptron_homework.student`).
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import zipfile
 from pathlib import Path
 
-from . import checks
+from . import checks, gradescope
 from .grading import CONFIG, Assignment, natural_key
 
-RUN_AUTOGRADER = """\
-#!/usr/bin/env bash
-# Gradescope runs this file for every submission. It grades the notebook in
-# /autograder/submission in a bubblewrap sandbox (no network, read-only files, limits) and
-# writes /autograder/results/results.json. AUTOGRADER_ROOT and PYTHON override the defaults.
-set -euo pipefail
-exec "${PYTHON:-python3}" -m perceptron_homework gradescope --root "${AUTOGRADER_ROOT:-/autograder}"
-"""
-
-SETUP_SH = """\
-#!/usr/bin/env bash
-# Gradescope runs this once, when it builds the autograder's image (Ubuntu, as root).
-set -euo pipefail
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq bubblewrap python3 python3-pip python3-venv git
-python3 -m pip install --quiet -r /autograder/source/requirements.txt
-"""
+_WHEEL_LOCK = threading.Lock()
+_WHEELS: list[Path] = []
 
 
-def requirements(master: Path) -> str:
-    """The autograder's pip requirement: the book's release of ``perceptron-course[homework]``.
+def project_wheel() -> Path:
+    """This checkout's wheel, built once per process (``pip wheel``, about 9 s) for every autograder zip."""
+    with _WHEEL_LOCK:
+        if not _WHEELS:
+            folder = Path(tempfile.mkdtemp(prefix="perceptron-wheel-"))
+            atexit.register(shutil.rmtree, folder, True)
+            _WHEELS.append(gradescope.build_wheel(folder))
+        return _WHEELS[0]
 
-    The repository is the one named once in the book's ``_config.yml`` (found above ``master``),
-    at the tag ``v<version>`` of the package that builds the autograder, as the notebooks' setup
-    cell installs it.
+
+PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+MASTERS_ENV = "HOMEWORK_MASTERS"  # a folder of master notebooks, read instead of notebooks/homework
+SETUP_FIRST_LINE = "# Setup:"  # the first line of the notebooks' setup cell (coursebook.setup_cell)
+INIT_CELL = """\
+# Initialize Otter (it finds this notebook's file and tests even if you rename it)
+import otter
+from perceptron_homework.student import notebook_file
+grader = otter.Notebook(notebook_file("{name}"))"""
+
+
+def find_masters(where: Path | str | None = None) -> list[Path]:
+    """The master notebooks ``hw*.ipynb`` of a folder: ``where``, ``$HOMEWORK_MASTERS`` or the repository's.
+
+    ``where`` may be a repository whose masters are in ``notebooks/homework``.
     """
-    import yaml
+    folder = Path(where or os.environ.get(MASTERS_ENV) or "notebooks/homework").expanduser()
+    if (folder / "notebooks" / "homework").is_dir():
+        folder = folder / "notebooks" / "homework"
+    found = sorted(folder.glob("hw*.ipynb"))
+    if not found:
+        raise ValueError(f"no master notebooks hw*.ipynb in {folder}")
+    return found
 
-    from perceptron import __version__
 
-    for folder in Path(master).resolve().parents:
-        config = folder / "_config.yml"
-        if config.is_file():
-            url = yaml.safe_load(config.read_text(encoding="utf-8"))["repository"]["url"].rstrip("/")
-            return f"perceptron-course[homework] @ git+{url}@v{__version__}\n"
-    raise ValueError(f"no _config.yml above {master}: cannot name the book's repository")
+def render(text: str, values: dict, where: str = "") -> str:
+    """Replace every ``{{ name }}`` of ``text`` by ``values[name]``; an unknown name is an error."""
+
+    def one(match: re.Match) -> str:
+        if match.group(1) not in values:
+            raise ValueError(f"{where}: no value for the placeholder {{{{ {match.group(1)} }}}}")
+        return str(values[match.group(1)])
+
+    return PLACEHOLDER.sub(one, text)
+
+
+def render_master(master: Path, values: dict) -> str:
+    """The master notebook's JSON with its placeholders rendered from ``values``."""
+    nb = json.loads(Path(master).read_text(encoding="utf-8"))
+    for i, cell in enumerate(nb["cells"]):
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        cell["source"] = render(source, values, f"{master.name}, cell {i}")
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
 def build(master: Path, out: Path, *, secret: str = checks.PUBLIC_SECRET, run_tests: bool = True) -> Path:
     """Run ``otter assign`` on ``master`` and install its outputs in ``out/<name>``; return that.
 
-    With ``run_tests`` (otter's default) otter also grades the solutions against every public and
+    The master's placeholders are rendered from the variant that ``secret`` picks. With
+    ``run_tests`` (otter's default) otter also grades the solutions against every public and
     hidden test, with the hidden tests' data drawn from ``secret``, and fails if one does not pass.
     """
     if not secret:
         raise ValueError("the secret must not be empty")
+    master = Path(master)
     name = master.stem
+    values = checks.variant(name, secret)
     with tempfile.TemporaryDirectory(prefix=f"{name}-") as tmp:
-        # Assign from a copy so that nothing otter writes lands in the repository.
+        # Assign from a rendered copy so that nothing otter writes lands in the repository.
         src = Path(tmp, "src")
         src.mkdir()
-        shutil.copy(master, src / master.name)
+        (src / master.name).write_text(render_master(master, values), encoding="utf-8")
         (src / checks.SECRET_FILE).write_text(json.dumps({"secret": secret}) + "\n")
         dist = Path(tmp, "dist")
         cmd = [sys.executable, "-m", "otter", "assign", "--no-pdfs", str(src / master.name), str(dist)]
@@ -86,6 +124,7 @@ def build(master: Path, out: Path, *, secret: str = checks.PUBLIC_SECRET, run_te
         # otter stamps the zip's name with the time; a fixed name is what instructors link to.
         (zip_path,) = (dist / "autograder").glob("*.zip")
         zip_path = zip_path.rename(dist / "autograder" / f"{name}-autograder.zip")
+        ready_to_hand_out(dist / "student" / master.name, name)
         for view in ("student", "autograder"):
             stable_cell_ids(dist / view / master.name)
         tests = autograder_tests(zip_path)
@@ -95,7 +134,9 @@ def build(master: Path, out: Path, *, secret: str = checks.PUBLIC_SECRET, run_te
             raise RuntimeError(f"{master}: the tests in the notebook and in perceptron_homework.checks differ: "
                                f"{sorted(named ^ known)}")
         assignment = Assignment(name, secret, tests)
-        add_grading_files(zip_path, assignment, requirements(master))
+        add_grading_files(zip_path, assignment)
+        # Self-contained for Gradescope: the wheel, the lock as constraints, setup.sh, run_autograder.
+        gradescope.package(zip_path, wheels=[project_wheel()])
         manifest = {
             "assignment": name,
             "student_notebook": f"student/{name}.ipynb",
@@ -113,10 +154,9 @@ def build(master: Path, out: Path, *, secret: str = checks.PUBLIC_SECRET, run_te
     return dest
 
 
-def add_grading_files(zip_path: Path, assignment: Assignment, requirement: str) -> None:
-    """Put the grading config, and Gradescope's entry points, in the autograder zip."""
-    replaced = {CONFIG: assignment.to_json(), "run_autograder": RUN_AUTOGRADER, "setup.sh": SETUP_SH,
-                "requirements.txt": requirement}
+def add_grading_files(zip_path: Path, assignment: Assignment) -> None:
+    """Put the grading config (the secret, the tests' names and points) in the autograder zip."""
+    replaced = {CONFIG: assignment.to_json()}
     tmp = zip_path.with_suffix(".tmp")
     with zipfile.ZipFile(zip_path) as old, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as new:
         for item in old.infolist():
@@ -124,9 +164,30 @@ def add_grading_files(zip_path: Path, assignment: Assignment, requirement: str) 
                 new.writestr(item, old.read(item))
         for filename, text in replaced.items():
             info = zipfile.ZipInfo(filename, date_time=(2024, 1, 1, 0, 0, 0))
-            info.external_attr = (0o755 if filename.endswith(("run_autograder", ".sh")) else 0o644) << 16
+            info.external_attr = 0o644 << 16
             new.writestr(info, text)
     tmp.replace(zip_path)
+
+
+def ready_to_hand_out(notebook: Path, name: str) -> None:
+    """The setup cell first, then otter's cell, which finds the notebook's file by its content.
+
+    otter puts ``import otter`` in the notebook's first cell; where otter is not installed yet
+    (Colab, a hub, a fresh environment) that cell failed before the setup cell could install it.
+    """
+    import nbformat
+
+    nb = nbformat.read(notebook, as_version=4)
+    init = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and "otter.Notebook(" in c.source]
+    setup = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(SETUP_FIRST_LINE)]
+    if len(init) != 1 or len(setup) != 1:
+        raise RuntimeError(f"{notebook.name}: expected one otter cell and one setup cell, found {len(init)} and "
+                           f"{len(setup)}")
+    cell = nb.cells.pop(init[0])
+    cell.source = INIT_CELL.format(name=name)
+    setup_at = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(SETUP_FIRST_LINE))
+    nb.cells.insert(setup_at + 1, cell)
+    nbformat.write(nb, notebook)
 
 
 def stable_cell_ids(notebook: Path) -> None:

@@ -1,6 +1,6 @@
 """The ``perceptron-homework`` command: build the homework, grade submissions, Gradescope's entry.
 
-    perceptron-homework build [MASTER ...] [--out _build/homework] [--secret S]
+    perceptron-homework build [MASTER ...] [--masters DIR] [--out _build/homework] (--secret-file F | --public)
     perceptron-homework grade AUTOGRADER_ZIP SUBMISSIONS ... [--out scores.csv] [--jobs N] [--due T]
                               [--roster roster.csv] [--written DIR]
     perceptron-homework gradescope [--root /autograder]
@@ -35,10 +35,16 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("build", help="generate student notebooks and autograder zips")
-    p.add_argument("masters", nargs="*", type=Path, help="master notebooks (default: notebooks/homework/hw*.ipynb)")
+    p.add_argument("masters", nargs="*", type=Path, help="master notebooks (default: the --masters folder's hw*.ipynb)")
+    p.add_argument("--masters", dest="masters_dir", type=Path,
+                   help=f"folder (or repository) of the master notebooks (default: ${MASTERS_ENV}, else "
+                        "notebooks/homework); keep private masters in a private repository")
     p.add_argument("--out", type=Path, default=Path("_build/homework"))
-    p.add_argument("--secret", default=os.environ.get("HOMEWORK_SECRET") or None,
-                   help="the secret the hidden tests' data are drawn from (default: $HOMEWORK_SECRET, or public)")
+    p.add_argument("--secret-file", type=Path,
+                   help=f"file holding the secret that picks the variant and the hidden tests' data (default: "
+                        f"${SECRET_FILE_ENV}, else ${SECRET_ENV}); any characters, one trailing newline dropped")
+    p.add_argument("--public", action="store_true",
+                   help="build the public variant, whose hidden tests' data anyone can reproduce (no secret)")
     p.add_argument("--no-run-tests", action="store_true", help="skip otter's check of the solutions")
 
     p = sub.add_parser("grade", help="grade submitted notebooks and write a CSV of scores, one row per student")
@@ -73,13 +79,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "build":
-            from .build import build
-            from .checks import PUBLIC_SECRET
+            from .build import build, find_masters
 
-            masters = args.masters or sorted(Path("notebooks/homework").glob("hw*.ipynb"))
+            secret = build_secret(args)
+            masters = args.masters or find_masters(args.masters_dir)
             for master in masters:
-                dest = build(master.resolve(), args.out.resolve(), secret=args.secret or PUBLIC_SECRET,
-                             run_tests=not args.no_run_tests)
+                dest = build(master.resolve(), args.out.resolve(), secret=secret, run_tests=not args.no_run_tests)
                 print(f"built {dest}")
         elif args.command == "grade":
             return _grade(args)
@@ -97,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             sandbox.check()
             print("the sandbox works")
-    except sandbox.SandboxUnavailable as exc:
+    except (sandbox.SandboxUnavailable, NoSecret) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
@@ -149,3 +154,45 @@ def _grade(args: argparse.Namespace) -> int:
                         if s in statuses)
     print(f"{len(table)} student(s): {summary}: {args.out}")
     return 0
+
+
+SECRET_ENV = "HOMEWORK_SECRET"
+SECRET_FILE_ENV = "HOMEWORK_SECRET_FILE"
+MASTERS_ENV = "HOMEWORK_MASTERS"
+
+
+class NoSecret(Exception):
+    """No secret was given, and the public variant was not asked for."""
+
+
+def build_secret(args: argparse.Namespace) -> str:
+    """The build's secret, from a file or the environment (never printed), or the public one with --public."""
+    from .checks import PUBLIC_SECRET
+
+    # No --secret option: a command line is visible to every user of the machine (ps).
+    file = args.secret_file or (Path(os.environ[SECRET_FILE_ENV]) if os.environ.get(SECRET_FILE_ENV) else None)
+    if file is not None:
+        try:
+            secret = file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise NoSecret(f"cannot read the secret file {file}: {exc.strerror}") from None
+        secret = secret.removesuffix("\n")
+        secret = secret.removesuffix("\r")
+        if not secret:
+            raise NoSecret(f"the secret file {file} is empty")
+    else:
+        secret = os.environ.get(SECRET_ENV) or ""
+    if args.public:
+        if secret:
+            raise NoSecret("--public builds the public variant: do not give a secret with it")
+        print("warning: building the PUBLIC variant (--public): its tasks and hidden tests' data are the public "
+              "master's, which anyone can reproduce; for a graded class give a secret", file=sys.stderr)
+        return PUBLIC_SECRET
+    if not secret:
+        raise NoSecret(
+            "no secret: put it in a file and give --secret-file FILE (or $HOMEWORK_SECRET_FILE), or in "
+            "$HOMEWORK_SECRET; it picks the variant of every assignment and the hidden tests' data. "
+            "To build the public variant anyway (anyone can reproduce it), add --public")
+    if secret == PUBLIC_SECRET:
+        raise NoSecret(f"the secret {PUBLIC_SECRET!r} is the public variant's: use --public for it")
+    return secret

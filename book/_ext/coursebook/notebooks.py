@@ -321,10 +321,13 @@ def write_notebooks(app: Sphinx, exception: Exception | None) -> None:
 def point_launch_buttons(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """Colab and JupyterHub open the Jupyter-native notebook, published on its own branch.
 
-    Binder keeps the repository's main branch: its environment has jupyterlab-myst, which renders
-    the MyST sources as the book does. Runs after sphinx-book-theme's add_launch_buttons (501).
+    Binder keeps the repository's main branch (its environment has jupyterlab-myst, which renders
+    the MyST sources as the book does) unless ``binder_branch`` names another ref: the student
+    edition sets both to the student branch (coursebook.student), whose notebooks have no
+    solutions. Runs after sphinx-book-theme's add_launch_buttons (501).
     """
     branch = app.config.jupyter_notebooks_branch
+    binder = app.config.binder_branch
     source = (app.config.html_theme_options or {}).get("repository_branch", "main")
     for group in context.get("header_buttons", []):
         for button in group.get("buttons", []) if isinstance(group, dict) else []:
@@ -332,9 +335,12 @@ def point_launch_buttons(app: Sphinx, pagename: str, templatename: str, context:
                 button["url"] = button["url"].replace(f"/blob/{source}/", f"/blob/{branch}/", 1)
             elif button.get("text") == "JupyterHub":
                 button["url"] = button["url"].replace(f"branch={source}", f"branch={branch}", 1)
+            elif button.get("text") == "Binder" and binder:
+                button["url"] = button["url"].replace(f"/{source}?", f"/{binder}?", 1)
 
 
 def register(app: Sphinx) -> None:
     app.add_config_value("jupyter_notebooks_branch", "jupyter", "html")
+    app.add_config_value("binder_branch", "", "html")  # "": Binder opens repository.branch
     app.connect("html-page-context", point_launch_buttons, priority=502)
     app.connect("build-finished", write_notebooks)

@@ -15,12 +15,21 @@ masters use.
 
 The masters' hidden test cells call :func:`run_here`, which runs the same test in one process
 (what ``otter assign`` does to check the solutions, and what ``otter run`` would do).
+
+The secret also picks the assignment's *variant* (:func:`variant`): an assignment module that
+defines ``variant(secret)`` returns the parameters of the task a student implements (for
+homework 1 the mistake rule, how the bias is learned and the datasets), derived
+deterministically from the secret, and the values its master's ``{{ name }}`` placeholders are
+rendered with (:mod:`perceptron_homework.build`). That dictionary is the one place the
+assignment's data and rules live: the notebook handed out and the tests both read it. A test
+that takes a second argument gets the variant.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -57,17 +66,26 @@ class Call:
     forbid: tuple[str, ...] = ()
     patch: dict = field(default_factory=dict)  # notebook name -> patch in perceptron_homework.patches
     trace: tuple[str, ...] = ()  # patched names whose calls are recorded
+    inputs_after: bool = False  # also send back the arguments as they are after the call
 
     def to_plain(self) -> dict:
-        return {"kind": self.kind, "name": self.name, "args": plain.encode(tuple(self.args)),
-                "kwargs": plain.encode(dict(self.kwargs)), "forbid": list(self.forbid),
-                "patch": dict(self.patch), "trace": list(self.trace)}
+        out = {"kind": self.kind, "name": self.name, "args": plain.encode(tuple(self.args)),
+               "kwargs": plain.encode(dict(self.kwargs)), "forbid": list(self.forbid),
+               "patch": dict(self.patch), "trace": list(self.trace)}
+        if self.inputs_after:
+            out["inputs_after"] = True
+        return out
 
 
 def call(name: str, *args: Any, forbid: tuple[str, ...] = (), patch: dict | None = None,
-         trace: tuple[str, ...] = (), **kwargs: Any) -> Call:
-    """Ask the notebook for ``name(*args, **kwargs)``."""
-    return Call("call", name, args, kwargs, tuple(forbid), dict(patch or {}), tuple(trace))
+         trace: tuple[str, ...] = (), inputs_after: bool = False, **kwargs: Any) -> Call:
+    """Ask the notebook for ``name(*args, **kwargs)``.
+
+    With ``inputs_after``, the outputs also hold the positional arguments as the call left them
+    (:meth:`Outputs.inputs_after`): a function that must not change its inputs in place is
+    checked on them.
+    """
+    return Call("call", name, args, kwargs, tuple(forbid), dict(patch or {}), tuple(trace), inputs_after)
 
 
 def value(name: str) -> Call:
@@ -84,7 +102,14 @@ class Check:
     question: str
     name: str
     hidden: bool
-    build: Callable[[np.random.Generator], tuple[list[Call], Verdict]]
+    build: Callable[..., tuple[list[Call], Verdict]]
+
+    def make(self, secret: str) -> tuple[list[Call], Verdict]:
+        """The test's calls and verdict under ``secret`` (its data, and the variant if it takes one)."""
+        rng = rng_for(secret, self.assignment, self.name)
+        if len(inspect.signature(self.build).parameters) > 1:
+            return self.build(rng, variant(self.assignment, secret))
+        return self.build(rng)
 
 
 REGISTRY: dict[str, dict[str, Check]] = {}
@@ -117,9 +142,40 @@ def rng_for(secret: str, assignment: str, test: str) -> np.random.Generator:
     return np.random.default_rng(int.from_bytes(digest[:16], "little"))
 
 
+def variant(assignment: str, secret: str) -> dict[str, Any]:
+    """The task's parameters and the master's placeholder values under ``secret`` ({} if fixed).
+
+    The public secret gives the public variant, the one the masters' solutions are written for;
+    any other secret a private one (see the assignment module's ``variant``).
+    """
+    if not secret:
+        raise ValueError("the secret must not be empty")
+    module = importlib.import_module(f"{__name__}.{assignment}") if assignment in ASSIGNMENTS else None
+    if module is None:
+        raise ValueError(f"unknown assignment {assignment!r}; expected one of {ASSIGNMENTS}")
+    key = (assignment, hashlib.sha256(secret.encode()).hexdigest())
+    if key not in _variants:
+        _variants[key] = dict(module.variant(secret)) if hasattr(module, "variant") else {}
+    return dict(_variants[key])
+
+
+_variants: dict[tuple[str, str], dict] = {}
+
+
+def fingerprint(assignment: str, question: str, answer: int) -> str:
+    """A short fingerprint of an integer answer, which a public test compares without showing it.
+
+    The notebook's public test computes the same expression in plain Python:
+    ``hashlib.sha256(f"{assignment} {question} {answer}".encode()).hexdigest()[:12]``. It tells a
+    student that a count is wrong, not what it is (a determined student could try every count;
+    the hidden tests do not rest on it).
+    """
+    return hashlib.sha256(f"{assignment} {question} {int(answer)}".encode()).hexdigest()[:12]
+
+
 def plan(assignment: str, secret: str) -> dict[str, tuple[list[Call], Verdict]]:
     """The calls and the verdict of every test of ``assignment`` under ``secret``."""
-    return {name: c.build(rng_for(secret, assignment, name)) for name, c in checks(assignment).items()}
+    return {name: c.make(secret) for name, c in checks(assignment).items()}
 
 
 class Outputs:
@@ -154,6 +210,16 @@ class Outputs:
             return plain.decode(self._entry(i)["value"])
         except plain.PlainDataError as exc:
             raise AssertionError(f"`{self.calls[i].name}` returned something unexpected ({exc})") from None
+
+    def inputs_after(self, i: int) -> list:
+        """The positional arguments of call ``i`` as the call left them (see :func:`call`)."""
+        after = self._entry(i).get("inputs_after")
+        if type(after) is not dict and type(after) is not list:
+            raise AssertionError(f"`{self.calls[i].name}` changed its arguments into something unreadable")
+        try:
+            return list(plain.decode(after))
+        except plain.PlainDataError as exc:
+            raise AssertionError(f"unreadable arguments ({exc})") from None
 
     def trace(self, i: int) -> list:
         try:
@@ -195,7 +261,7 @@ def run_here(assignment: str, test: str, env: dict, *, secret: str | None = None
     """
     from ..kernel import perform
 
-    calls, verdict = checks(assignment)[test].build(rng_for(secret or read_secret(), assignment, test))
+    calls, verdict = checks(assignment)[test].make(secret or read_secret())
     raw = [json.loads(json.dumps(perform(c.to_plain(), env))) for c in calls]
     passed, message = judge(calls, verdict, raw)
     if not passed:

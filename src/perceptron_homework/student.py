@@ -1,0 +1,71 @@
+"""What a student notebook's otter cell calls: find the notebook's own file, whatever its name.
+
+``grader.check("q1")`` runs the public tests that ``otter assign`` stored in the notebook's
+metadata, and otter reads them from the notebook's *file*, by the name given to
+``otter.Notebook``. A student notebook is often renamed (``hw1_perceptron (1).ipynb`` after a
+second download, ``hw1_alice.ipynb`` before handing in); with the name fixed in the cell, every
+check of the renamed copy then stopped with ``FileNotFoundError``. The build writes instead
+``otter.Notebook(notebook_file("hw1_perceptron"))``, and :func:`notebook_file` finds the file
+that holds that assignment's tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+
+def _assignment_of(path: Path) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            metadata = json.load(fh).get("metadata", {})
+    except (OSError, ValueError, AttributeError):
+        return None
+    otter = metadata.get("otter") if isinstance(metadata, dict) else None
+    return otter.get("assignment_name") if isinstance(otter, dict) else None
+
+
+def notebook_file(assignment: str, folder: str | os.PathLike = ".") -> str:
+    """The path of the notebook file that holds ``assignment``'s public tests.
+
+    Looked for in this order: the notebook the Jupyter server says the kernel runs
+    (``JPY_SESSION_NAME``), ``<assignment>.ipynb`` in ``folder``, then every ``.ipynb`` in
+    ``folder``, the most recently saved first. The first whose metadata names ``assignment``
+    wins.
+
+    Raises
+    ------
+    FileNotFoundError
+        When no notebook file of ``assignment`` is in ``folder``, with what to do about it.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> nb = {"cells": [], "metadata": {"otter": {"assignment_name": "hw1_perceptron"}}}
+    >>> _ = (folder / "hw1 (1).ipynb").write_text(json.dumps(nb))
+    >>> pathlib.Path(notebook_file("hw1_perceptron", folder)).name
+    'hw1 (1).ipynb'
+    """
+    folder = Path(folder)
+    candidates = []
+    session = os.environ.get("JPY_SESSION_NAME")
+    if session:
+        candidates += [Path(session), folder / Path(session).name]
+    candidates.append(folder / f"{assignment}.ipynb")
+    others = []
+    for path in folder.glob("*.ipynb"):
+        try:
+            others.append((-path.stat().st_mtime, path.name, path))
+        except OSError:
+            continue
+    candidates += [path for _, _, path in sorted(others)]
+    for path in candidates:
+        if path.suffix == ".ipynb" and path.is_file() and _assignment_of(path) == assignment:
+            return str(path)
+    raise FileNotFoundError(
+        f"no notebook file of {assignment} in {folder.resolve()}: grader.check reads this notebook's "
+        "public tests from its .ipynb file, so save the notebook (File > Save) in the folder the "
+        "kernel runs in, then run this cell again"
+    )

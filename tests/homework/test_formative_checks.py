@@ -1,0 +1,249 @@
+"""Homework 1's public checks give formative feedback, and constant answers earn nothing hidden.
+
+Each wrong answer below is a common one (issue 22): a guessed count, a training loop handed to
+the library's trainer, answers that contradict each other, an update that changes ``w`` in
+place. Each is planted in the answer key that ``otter assign`` writes, the notebook's cells are
+run in this process, and then both forms of the question's public test must fail: the one in the
+student notebook (otter's test file, what ``grader.check`` runs) and its twin in
+``perceptron_homework.checks`` (what grading runs). The message must not give the answer away.
+The key itself passes both.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+from perceptron_homework import checks
+from perceptron_homework.build import build
+
+ROOT = Path(__file__).resolve().parents[2]
+MASTERS = ROOT / "notebooks" / "homework"
+HW1 = "hw1_perceptron"
+
+pytestmark = pytest.mark.filterwarnings("ignore:Traits should be given as instances:DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def hw1(tmp_path_factory) -> Path:
+    """Homework 1, public variant, built as `make homework PUBLIC=1` builds it."""
+    return build(MASTERS / f"{HW1}.ipynb", tmp_path_factory.mktemp("hw"), run_tests=False)
+
+
+def key_cells(built: Path) -> list[str]:
+    key = nbformat.read(built / "autograder" / f"{HW1}.ipynb", as_version=4)
+    # Everything but otter's own cells and the setup cell (this process has the package).
+    return [c.source for c in key.cells if c.cell_type == "code" and "otter" not in c.source
+            and not c.source.startswith(("# Setup:", "grader.")) and "BEGIN TEST CONFIG" not in c.source]
+
+
+def run(cells: list[str], edits: tuple[tuple[str, str], ...] = ()) -> dict:
+    """Run the notebook's cells (with ``edits`` applied, each ``old`` once) in a fresh namespace."""
+    env: dict = {"__name__": "__main__"}
+    for source in cells:
+        for old, new in edits:
+            source = source.replace(old, new)
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(source, "<cell>", "exec"), env)  # noqa: S102 - a notebook cell
+    return env
+
+
+def notebook_test(built: Path, question: str, env: dict) -> tuple[bool, str]:
+    """Run the student notebook's public test of ``question``, as grader.check does."""
+    from otter.test_files.exception_test import ExceptionTestFile
+
+    student = json.loads((built / "student" / f"{HW1}.ipynb").read_text())
+    test_file = ExceptionTestFile.from_string(student["metadata"]["otter"]["tests"][question], path=question)
+    test_file.run(dict(env))
+    results = test_file.test_case_results
+    return all(r.passed for r in results), "\n".join(r.message or "" for r in results)
+
+
+def twin_test(question: str, env: dict, secret: str = checks.PUBLIC_SECRET) -> tuple[bool, str]:
+    """Run the public twin of ``question`` in ``perceptron_homework.checks`` against ``env``."""
+    (name,) = [n for n, c in checks.checks(HW1).items() if c.question == question and not c.hidden]
+    try:
+        checks.run_here(HW1, name, env, secret=secret)
+    except AssertionError as exc:
+        return False, str(exc)
+    return True, ""
+
+
+UPDATE = "return w + eta * y * np.asarray(x, dtype=float), b + eta * y"
+TRAIN_BODY = "    X, y = np.asarray(X, dtype=float), np.asarray(y)\n"
+WRONG = {
+    "guessed_count": ("q4", [("xor_errors = sum(", "xor_errors = 3 + 0 * sum(")], "xor_errors is not the number"),
+    "training_mistakes_as_errors": ("q4", [("xor_errors = sum(", "xor_errors = xor_mistakes + 0 * sum(")],
+                                    "not the updates made in training"),
+    "library_trainer": ("q3", [(TRAIN_BODY, TRAIN_BODY + "    import perceptron as pc\n"
+                                "    r = pc.train(X, y, eta=eta, max_epochs=max_epochs)\n"
+                                "    return r.w, r.b, r.mistakes\n")], "yourself"),
+    "inconsistent_answers": ("q5", [("same_mistakes = len(set(mistakes_by_eta.values())) == 1",
+                                     "same_mistakes = not (len(set(mistakes_by_eta.values())) == 1)")],
+                             "does not agree with your counts"),
+    "in_place_update": ("q2", [(UPDATE, "w += eta * y * np.asarray(x, dtype=float)\n    return w, b + eta * y")],
+                        "changed the array w it was given"),
+}
+
+
+def test_the_answer_key_passes_every_public_check(hw1):
+    env = run(key_cells(hw1))
+    for question in ("q1", "q2", "q3", "q4", "q5"):
+        assert notebook_test(hw1, question, env)[0], question
+        assert twin_test(question, env) == (True, ""), question
+
+
+@pytest.mark.parametrize("wrong", sorted(WRONG))
+def test_public_check_catches_a_common_wrong_answer_without_giving_it_away(hw1, wrong):
+    question, edits, reason = WRONG[wrong]
+    cells = key_cells(hw1)
+    for old, _ in edits:
+        assert sum(c.count(old) for c in cells) == 1, f"edit target not unique: {old!r}"
+    env = run(cells, tuple(edits))
+    for passed, message in (notebook_test(hw1, question, env), twin_test(question, env)):
+        assert not passed, f"{wrong}: the public check of {question} passed"
+        assert reason in message, message
+    if question == "q4":  # the right count (30 for the public variant) is not in the feedback
+        right = run(key_cells(hw1))["xor_errors"]
+        assert right == 30
+        assert str(right) not in notebook_test(hw1, question, env)[1] + twin_test(question, env)[1]
+
+
+def test_the_notebooks_q3_check_watches_the_trainers_the_grader_forbids():
+    """The notebook's public q3 test looks for calls into the library trainers' modules; the twin
+    and the hidden tests forbid ``checks.TRAINERS``: every trainer they name lives in one of those."""
+    import importlib
+
+    master = json.loads((MASTERS / f"{HW1}.ipynb").read_text())
+    source = next("".join(c["source"]) for c in master["cells"] if "def test_train_small_example" in "".join(c["source"]))
+    watched = eval(source.split("trainers = ", 1)[1].split("\n    called", 1)[0])  # the tuple literal
+    for entry in checks.TRAINERS:
+        module, _, attr = entry.rpartition(".")
+        if attr == "*":
+            assert module.startswith(watched), entry
+            continue
+        function = getattr(importlib.import_module(module), attr)
+        assert function.__module__.startswith(watched), f"{entry} is in {function.__module__}"
+
+
+CONSTANT_ANSWERS = {
+    "is_mistake": "def is_mistake(x, y, w, b):\n    return {mistake}\n",
+    "update": "def update(x, y, w, b, eta):\n    return np.zeros(len(w)), 0.0\n",
+    "train_perceptron": "def train_perceptron(X, y, eta=1.0, max_epochs=1000):\n    return np.zeros(2), 0.0, 4\n",
+}
+
+
+@pytest.mark.parametrize("secret", [checks.PUBLIC_SECRET, "a private secret"])
+@pytest.mark.parametrize("mistake", [True, False])
+def test_constant_answers_earn_nothing_from_the_hidden_tests(mistake, secret):
+    """Every function answers a constant, every variable is a guess: no hidden test passes."""
+    env: dict = {"np": np}
+    for source in CONSTANT_ANSWERS.values():
+        exec(source.format(mistake=mistake), env)  # noqa: S102 - the answer cell
+    X_xor = np.zeros((40, 2))
+    env.update(X_xor=X_xor, xor_w=np.zeros(2), xor_b=0.0, xor_mistakes=25, xor_errors=40 if mistake else 3,
+               mistakes_by_eta=dict.fromkeys((0.01, 0.1, 1.0, 10.0), 10), same_mistakes=True)
+    hidden = [n for n, c in checks.checks(HW1).items() if c.hidden]
+    assert len(hidden) == 10
+    passed = []
+    for name in hidden:
+        try:
+            checks.run_here(HW1, name, dict(env), secret=secret)
+            passed.append(name)
+        except AssertionError:
+            pass
+    assert passed == []
+
+
+def test_the_right_conclusion_earns_its_point_only_with_the_right_counts(hw1):
+    env = run(key_cells(hw1))
+    checks.run_here(HW1, "test_experiment_conclusion", env, secret=checks.PUBLIC_SECRET)
+    env["mistakes_by_eta"] = {eta: m + 1 for eta, m in env["mistakes_by_eta"].items()}
+    with pytest.raises(AssertionError, match="wrong count"):
+        checks.run_here(HW1, "test_experiment_conclusion", env, secret=checks.PUBLIC_SECRET)
+
+
+# ----------------------------------------------------------------- the student notebook as handed out
+
+
+def test_a_renamed_student_notebook_still_finds_its_tests(hw1, tmp_path, monkeypatch):
+    """Why grader.check broke: otter's cell named the file, ``otter.Notebook("hw1_perceptron.ipynb")``,
+    and otter reads the public tests from that file. The build's cell finds the file by its content."""
+    import otter
+
+    from perceptron_homework.build import INIT_CELL
+    from perceptron_homework.kernel import code_cells
+    from perceptron_homework.student import notebook_file
+
+    student = json.loads((hw1 / "student" / f"{HW1}.ipynb").read_text())
+    init = [c for c in student["cells"] if "otter.Notebook(" in source_of(c)]
+    assert [source_of(c) for c in init] == [INIT_CELL.format(name=HW1)]
+    assert not [s for s in code_cells(student) if "otter.Notebook(" in s or "notebook_file" in s], (
+        "the grading kernel must skip otter's cell")
+    (tmp_path / f"{HW1} (1).ipynb").write_text(json.dumps(student))
+    (tmp_path / "my notes.ipynb").write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4,
+                                                         "nbformat_minor": 5}))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    with pytest.raises(FileNotFoundError):
+        otter.Notebook(f"{HW1}.ipynb")  # the old cell, in a folder where the notebook was renamed
+    assert notebook_file(HW1) == f"{HW1} (1).ipynb"
+    grader = otter.Notebook(notebook_file(HW1))
+    with contextlib.redirect_stdout(io.StringIO()):
+        result = grader.check("q1", run(key_cells(hw1)))
+    assert "All test cases passed" in repr(result)
+    (tmp_path / f"{HW1} (1).ipynb").unlink()
+    with pytest.raises(FileNotFoundError, match="save the notebook"):
+        notebook_file(HW1)
+
+
+def source_of(cell: dict) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def test_every_student_notebook_has_its_setup_cell_before_otter(tmp_path):
+    for master in sorted(MASTERS.glob("hw*.ipynb")):
+        out = build(master, tmp_path, run_tests=False)
+        cells = json.loads((out / "student" / master.name).read_text())["cells"]
+        setup = [i for i, c in enumerate(cells) if source_of(c).startswith("# Setup:")]
+        otter = [i for i, c in enumerate(cells) if "import otter" in source_of(c)]
+        assert len(setup) == len(otter) == 1 and setup[0] < otter[0], master.name
+        assert not [c for c in cells[:setup[0]] if c["cell_type"] == "code"], master.name
+
+
+def test_the_student_notebook_runs_in_order_in_a_fresh_environment_without_otter(hw1, tmp_path):
+    """A fresh virtual environment (no otter, no numpy, no package): the setup cell installs them
+    (the package from this checkout, as $PERCEPTRON_INSTALL_FROM says), then every cell runs in
+    order and every grader.check passes, in a notebook renamed as a download renames it."""
+    import subprocess
+    import sys
+
+    student = json.loads((hw1 / "student" / f"{HW1}.ipynb").read_text())
+    key = json.loads((hw1 / "autograder" / f"{HW1}.ipynb").read_text())
+    answers, solutions = (
+        [c for c in nb["cells"] if c["cell_type"] == "code" and tag in c["metadata"].get("tags", [])]
+        for nb, tag in ((student, "otter_answer_cell"), (key, "otter_assign_solution_cell")))
+    assert len(answers) == len(solutions) == 5
+    for answer, solution in zip(answers, solutions):
+        answer["source"] = solution["source"]
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / f"{HW1} (1).ipynb").write_text(json.dumps(student))
+    venv = tmp_path / "venv"
+    base = Path(sys.base_prefix) / "bin" / "python3"
+    subprocess.run([str(base), "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    assert subprocess.run([python, "-c", "import otter"], capture_output=True, check=False).returncode != 0
+    env = {k: v for k, v in __import__("os").environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PERCEPTRON_INSTALL_FROM"] = str(ROOT)
+    done = subprocess.run([python, str(Path(__file__).with_name("run_cells.py")), f"{HW1} (1).ipynb"], cwd=work,
+                          capture_output=True, text=True, check=False, env=env, timeout=1800)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    checks_run = [line for line in done.stdout.splitlines() if line.startswith("check ")]
+    assert len(checks_run) == 5 and all("All test cases passed" in line for line in checks_run), done.stdout

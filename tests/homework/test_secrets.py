@@ -1,0 +1,123 @@
+"""Secret hygiene of the homework build: never printed, any characters, no silent public build.
+
+`make homework` and `perceptron-homework build` are run for real, on homework 2's master only
+(the quickest to assign) and without otter's run of the solutions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from perceptron_homework import checks
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOL = [sys.executable, "-m", "perceptron_homework"]
+HW = "hw2_linear_classifiers"
+SECRET = 'Tulip$Rose&"8831'  # the secret issue 22 saw mangled into Tulipose&"8831
+NASTY = SECRET + " 'quoted' $(echo no) `echo no` \\ ünïcode"
+
+
+def zip_secret(out: Path) -> str:
+    with zipfile.ZipFile(out / HW / "autograder" / f"{HW}-autograder.zip") as zf:
+        return json.loads(zf.read(f"files/{checks.SECRET_FILE}"))["secret"]
+
+
+def environment(**extra: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HOMEWORK_") and k != "SECRET"}
+    return {**env, **extra}
+
+
+def cli(args: list[str], **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*TOOL, "build", *args], capture_output=True, text=True, check=False,
+                          env=environment(**env))
+
+
+def test_build_refuses_without_a_secret_and_says_how_to_build_the_public_variant(tmp_path):
+    done = cli([str(ROOT / "notebooks" / "homework" / f"{HW}.ipynb"), "--out", str(tmp_path / "out")])
+    assert done.returncode == 2
+    assert "no secret" in done.stderr and "--public" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("args", "env", "message"), [
+    (["--public"], {"HOMEWORK_SECRET": "x"}, "do not give a secret with it"),
+    ([], {"HOMEWORK_SECRET": checks.PUBLIC_SECRET}, "use --public"),
+    (["--secret-file", "/nonexistent/secret"], {}, "cannot read the secret file"),
+])
+def test_build_refuses_a_confusing_secret(tmp_path, args, env, message):
+    done = cli([str(ROOT / "notebooks" / "homework" / f"{HW}.ipynb"), "--out", str(tmp_path / "out"), *args], **env)
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_secret_file_keeps_every_character_and_the_secret_is_never_printed(tmp_path):
+    secret_file = tmp_path / "secret.txt"
+    secret_file.write_text(NASTY + "\n", encoding="utf-8")
+    done = cli([str(ROOT / "notebooks" / "homework" / f"{HW}.ipynb"), "--out", str(tmp_path / "out"),
+                "--no-run-tests"], HOMEWORK_SECRET_FILE=str(secret_file))
+    assert done.returncode == 0, done.stderr
+    assert zip_secret(tmp_path / "out") == NASTY
+    assert "Tulip" not in done.stdout + done.stderr
+    assert "Tulip" not in (tmp_path / "out" / HW / "manifest.json").read_text()
+
+
+@pytest.fixture
+def make_dir(tmp_path) -> tuple[Path, list[str]]:
+    """A scratch folder to run the project's Makefile in, with this Python as its .venv."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, args in (("python", ""), ("perceptron-homework", " -m perceptron_homework")):
+        script = bin_dir / name  # a wrapper: a symlink to a venv's python would leave the venv
+        script.write_text(f'#!/bin/sh\nexec "{sys.executable}"{args} "$@"\n')
+        script.chmod(0o755)
+    masters = tmp_path / "masters"
+    masters.mkdir()
+    shutil.copy(ROOT / "notebooks" / "homework" / f"{HW}.ipynb", masters)
+    work = tmp_path / "work"
+    work.mkdir()
+    cmd = ["make", "--no-print-directory", "-f", str(ROOT / "Makefile"), "-C", str(work), "homework",
+           f"BIN={bin_dir}", "STAMP=", f"MASTERS={masters}", "HOMEWORK_BUILD_FLAGS=--no-run-tests"]
+    return work, cmd
+
+
+def test_make_homework_passes_a_secret_with_any_characters_and_never_prints_it(make_dir):
+    work, cmd = make_dir
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                          env=environment(HOMEWORK_SECRET=SECRET))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert zip_secret(work / "_build" / "homework") == SECRET
+    output = done.stdout + done.stderr
+    assert "perceptron-homework build" in output  # make printed its recipe ...
+    assert "Tulip" not in output and "Rose" not in output  # ... without the secret
+    assert "Tulip" not in (work / "_build" / "homework" / ".secret").read_text()
+    # The Jupyter-native copy of the student notebook, beside the build (not in the repository).
+    assert (work / "_build" / "jupyter" / "notebooks" / "homework" / f"{HW}.ipynb").is_file()
+
+
+def test_make_homework_refuses_a_secret_on_its_command_line(make_dir):
+    work, cmd = make_dir
+    for assignment in (f"HOMEWORK_SECRET={SECRET}", f"SECRET={SECRET}"):
+        done = subprocess.run([*cmd, assignment], capture_output=True, text=True, check=False, env=environment())
+        assert done.returncode != 0
+        assert "not on make's command line" in done.stderr, done.stderr
+        assert "Tulip" not in done.stdout + done.stderr
+    assert not (work / "_build" / "homework" / HW).exists()
+
+
+def test_make_homework_without_a_secret_refuses_unless_public(make_dir):
+    work, cmd = make_dir
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=environment())
+    assert done.returncode != 0 and "--public" in done.stderr
+    assert not (work / "_build" / "homework" / HW).exists()
+    done = subprocess.run([*cmd, "PUBLIC=1"], capture_output=True, text=True, check=False, env=environment())
+    assert done.returncode == 0, done.stderr
+    assert "PUBLIC variant" in done.stderr
+    assert zip_secret(work / "_build" / "homework") == checks.PUBLIC_SECRET
