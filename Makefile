@@ -36,7 +36,7 @@ student: $(STAMP) node_modules
 
 # The student edition's PDF, _build/student/perceptron.pdf (TeX Live as for `make pdf`).
 student-pdf: $(STAMP) texlive
-	$(BIN)/python -m coursebook.student --pdf
+	PAPER=$(PAPER) $(BIN)/python -m coursebook.student --pdf
 
 # One reveal.js deck per session of the five-session plan in _build/slides (book/_ext/coursebook/slides.py);
 # reveal.js and MathJax come from node_modules (package.json): no CDN.
@@ -125,7 +125,9 @@ test-oldest: $(STAMP)
 # The whole book as one PDF, _build/pdf/perceptron.pdf, typeset by XeLaTeX with Debian's TeX Live
 # (installed here when missing, as chromium is; nothing is fetched at build time). Numbered blocks
 # as in HTML, solutions at each chapter's end, sliders as strips of frames (book/_ext/coursebook/pdf.py).
-# A copy goes next to the HTML book, whose download menu links to it.
+# A copy goes next to the HTML book, whose download menu links to it. US Letter by default; A4 with
+# `make pdf PAPER=a4` (`make pdf-test PAPER=a4` checks the page size too).
+PAPER ?= letter
 TEXLIVE := latexmk texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
 	texlive-xetex tex-gyre fonts-freefont-otf poppler-utils
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
@@ -135,7 +137,7 @@ texlive:
 		|| { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(TEXLIVE); }
 
 pdf: $(STAMP) texlive
-	$(BIN)/jupyter-book build . --builder latex --warningiserror --nitpick --keep-going
+	PAPER=$(PAPER) $(BIN)/jupyter-book build . --builder latex --warningiserror --nitpick --keep-going
 	$(MAKE) -C _build/latex LATEXMKOPTS="-xelatex -silent" LATEXOPTS="-interaction=nonstopmode -halt-on-error" perceptron.pdf
 	mkdir -p _build/pdf && cp _build/latex/perceptron.pdf _build/pdf/perceptron.pdf
 	if [ -d _build/html ]; then cp _build/pdf/perceptron.pdf _build/html/perceptron.pdf; fi
@@ -145,7 +147,7 @@ pdf: $(STAMP) texlive
 # solutions at the chapters' ends, slider strips, no "??". A separate CI step after `make test`
 # (.ci/run), as the TeX Live install and the LaTeX runs take minutes.
 pdf-test: pdf student-pdf
-	$(PYTEST) -p no:cacheprovider tests/pdf
+	PAPER=$(PAPER) $(PYTEST) -p no:cacheprovider tests/pdf
 
 # Lighthouse (desktop preset) over every chapter, served gzip-compressed as GitHub Pages serves it;
 # scores per page in _build/reports/lighthouse.json and benchmarks/README.md. A measurement, not a CI

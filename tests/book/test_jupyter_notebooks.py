@@ -26,6 +26,7 @@ MYST_ONLY = {
     "directive option": re.compile(r"^\s*:(label|class|nonumber|pyobject|language):", re.MULTILINE),
 }
 NUMBERED = re.compile(r'<a id="(?P<label>[^"]+)"></a>\s*\*\*(?P<kind>[A-Z][a-z]+) (?P<number>\d+(?:\.\d+)*)')
+RUN_TO_MOVE = "Run the cell to move the slider"
 LINK = re.compile(r"\]\((?P<url>https?://[^)\s]+)\)")
 
 
@@ -144,11 +145,31 @@ def test_solutions_are_folded_and_citations_are_text(doc, soups):
             assert f'<a id="cite-{key}"></a>' in markdown(nb)[-1], f"{doc}: {key} not in the reference list"
 
 
+def untitled(cell: dict) -> str:
+    """A code cell's source without the ``#@title`` line a solution's form cell starts with."""
+    text = "".join(cell["source"])
+    return text.split("\n", 1)[1] if cell["metadata"].get("cellView") == "form" else text
+
+
+def is_slider(output: dict) -> bool:
+    return 'class="perceptron-slider"' in "".join(output.get("data", {}).get("text/html", ""))
+
+
+def own_cells(nb: dict) -> list[dict]:
+    """The cells of the source chapter, without the figure descriptions and the reference list the export adds."""
+    return [c for c in nb["cells"] if "describes" not in c["metadata"].get("perceptron_book", {})
+            and c.get("id") != "book-references"]
+
+
 @pytest.mark.parametrize("doc", chapters())
 def test_code_and_outputs_are_the_committed_ones(doc):
+    """Every code cell and output as committed, except a solution's form title and the sliders' saved
+    outputs (test_a_sliders_saved_output_says_to_run_the_cell)."""
     nb, source = load(doc), json.loads((ROOT / f"{doc}.ipynb").read_text())
-    code = [(c["source"], c["outputs"]) for c in nb["cells"] if c["cell_type"] == "code"]
-    assert code == [(c["source"], c["outputs"]) for c in source["cells"] if c["cell_type"] == "code"]
+    code = [(untitled(c), [o for o in c["outputs"] if RUN_TO_MOVE not in json.dumps(o)])
+            for c in nb["cells"] if c["cell_type"] == "code"]
+    assert code == [("".join(c["source"]), [o for o in c["outputs"] if not is_slider(o)])
+                    for c in source["cells"] if c["cell_type"] == "code"]
     assert nb["metadata"].get("widgets") == source["metadata"].get("widgets")
     first = next(c for c in nb["cells"] if c["cell_type"] == "code")
     assert "".join(first["source"]).startswith("# Setup: the book's `perceptron` package")
@@ -192,17 +213,63 @@ def test_cells_of_a_gated_solution_are_folded(doc):
     """Code between {solution-start} and {solution-end} (an executed solution) is collapsed in the
     generated notebook, so a student sees the exercise, not its answer, until they expand it."""
     nb, source = load(doc), json.loads((ROOT / f"{doc}.ipynb").read_text())
-    inside, folded = False, 0
-    for made, cell in zip(nb["cells"], source["cells"]):
+    inside, folded, exercise = False, 0, None
+    made_cells = own_cells(nb)
+    assert len(made_cells) == len(source["cells"])
+    for made, cell in zip(made_cells, source["cells"]):
         text = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
             for mark in re.findall(r"\{solution-(start|end)\}", text):
                 inside = mark == "start"
+            opened = re.findall(r"<summary>Solution to (Exercise \d+\.\d+)", "".join(made["source"]))
+            exercise = opened[-1] if opened else exercise
         elif inside:
             assert made["metadata"].get("jupyter", {}).get("source_hidden") is True, f"{doc}: {cell['id']}"
+            # Colab ignores source_hidden: it folds a form cell, showing its #@title line instead of the code.
+            assert made["metadata"].get("cellView") == "form", f"{doc}: {cell['id']} is no form cell"
+            first = "".join(made["source"]).split("\n", 1)[0]
+            assert first == f"#@title Solution to {exercise}", f"{doc}: {cell['id']} starts {first!r}"
             folded += 1
-        elif "check" not in cell["metadata"].get("tags", []):   # a check cell is collapsed everywhere
-            assert not made["metadata"].get("jupyter", {}).get("source_hidden"), f"{doc}: {cell['id']}"
+        else:
+            assert "cellView" not in made["metadata"], f"{doc}: {cell['id']} is folded in Colab"
+            if "check" not in cell["metadata"].get("tags", []):   # a check cell is collapsed everywhere
+                assert not made["metadata"].get("jupyter", {}).get("source_hidden"), f"{doc}: {cell['id']}"
     assert not inside, f"{doc}: a solution is never closed"
     if "{solution-start}" in json.dumps(source):
         assert folded, f"{doc}: gated solutions but no folded code cell"
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_every_figure_description_is_visible_under_its_figure(doc):
+    """Jupyter and Colab show an image output without alt text: the description the HTML book gives
+    as alt text (mystnb.image.alt) follows its figure as a Markdown cell."""
+    nb, source = load(doc), json.loads((ROOT / f"{doc}.ipynb").read_text())
+    by_id = {c.get("id"): i for i, c in enumerate(nb["cells"])}
+    described = 0
+    for cell in source["cells"]:
+        alt = cell["metadata"].get("mystnb", {}).get("image", {}).get("alt")
+        if not alt or not any("image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
+            continue
+        after = nb["cells"][by_id[cell["id"]] + 1]
+        assert after["cell_type"] == "markdown" and alt in "".join(after["source"]), f"{doc}: {cell['id']}"
+        described += 1
+    extra = sum("describes" in c["metadata"].get("perceptron_book", {}) for c in nb["cells"])
+    assert described == extra, f"{doc}: {extra} description cells for {described} described figures"
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_a_sliders_saved_output_says_to_run_the_cell(doc):
+    """Before the kernel runs it, a slider's saved output is its first picture, described, under
+    "Run the cell to move the slider": not the widget view (no state to restore) nor the static
+    range control, which does nothing where the notebook is untrusted."""
+    nb, source = load(doc), json.loads((ROOT / f"{doc}.ipynb").read_text())
+    sliders = [o for c in source["cells"] if c["cell_type"] == "code" for o in c["outputs"] if is_slider(o)]
+    saved = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c["outputs"] if RUN_TO_MOVE in json.dumps(o)]
+    assert len(saved) == len(sliders), f"{doc}: {len(sliders)} sliders, {len(saved)} saved outputs say to run"
+    for output in saved:
+        assert set(output["data"]) == {"text/html", "text/plain"}, output["data"].keys()
+        page = output["data"]["text/html"]
+        assert RUN_TO_MOVE in page and 'type="range"' not in page and "<script" not in page
+        assert re.search(r'<img src="data:image/png;base64,[^"]+" alt="[^"]{20,}">', page), page[:300]
+    text = json.dumps(nb["cells"])
+    assert "perceptron-slider\\\"" not in text and "application/vnd.jupyter.widget-view+json" not in text

@@ -57,3 +57,36 @@ def test_all_solution_code_of_the_book_is_executed():
         text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
         total += len(re.findall(r"\{solution-start\}", text))
     assert total >= 23
+
+
+def test_every_gated_solution_is_folded_for_jupyterlab():
+    """coursebook.solutions folds each gated solution's cells in the chapters' metadata (JupyterLab shows
+    them collapsed; tests/environments/test_lab.py checks it live); --check fails on an unfolded one."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "coursebook.solutions", "--check"], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, f"unfolded gated solutions (run python -m coursebook.solutions):\n{done.stdout}"
+
+
+def test_folding_collapses_the_cells_between_the_gates_and_never_a_lone_gate():
+    from coursebook.solutions import fold_in_notebook
+
+    def md(text):
+        return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+    def code(text):
+        return {"cell_type": "code", "metadata": {}, "source": text, "outputs": []}
+
+    nb = {"cells": [md("```{exercise}\n:label: ex\nDo it.\n```\n\n```{solution-start} ex\n```\nFirst."),
+                    code("x = 1"), md("More words."), md("```{solution-end}\n```"), code("y = 2"),
+                    md("```{solution-start} ex\n```"), code("z = 3"), md("Last words.\n\n```{solution-end}\n```")]}
+    assert fold_in_notebook(nb) is True
+    hidden = [c["metadata"].get("jupyter", {}) for c in nb["cells"]]
+    assert hidden == [{}, {"source_hidden": True, "outputs_hidden": True}, {"source_hidden": True}, {}, {},
+                      {}, {"source_hidden": True, "outputs_hidden": True}, {"source_hidden": True}]
+    assert fold_in_notebook(nb) is False
+    nb["cells"].append(md("```{solution-start} ex\n```"))
+    with pytest.raises(ValueError, match="no {solution-end}"):
+        fold_in_notebook(nb)

@@ -45,6 +45,11 @@ def lab(tmp_path_factory):
                 cell["outputs"], cell["execution_count"] = [], None
         nb["metadata"].pop("widgets", None)
         (root / "notebooks" / f"{name}.ipynb").write_text(json.dumps(nb))
+    yield from serve(root)
+
+
+def serve(root: Path):
+    """JupyterLab on ``root`` at a free port of 127.0.0.1: yields (base URL, token)."""
     settings = root / ".settings"
     # Render every cell (no windowing, so off-screen outputs are in the DOM) and never autosave.
     overrides = {
@@ -188,6 +193,114 @@ def test_chapter_runs_renders_and_slides_in_jupyterlab(lab, browser, chapter):
         shots = ROOT / "_build" / "screenshots"
         shots.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shots / f"lab-{chapter}.png"))
+        raise
+    finally:
+        page.close()
+
+
+# -- gated solutions --------------------------------------------------------------------------------------
+# jupyterlab-myst renders each cell alone: a gated solution ({solution-start} ... {solution-end} around
+# executed code cells) is folded only through the chapters' own metadata (coursebook.solutions folds it).
+# Every chapter with one is opened with each code cell reduced to one line printing "cell output <i>"
+# (what is checked is what the page shows of the solution cells, folded, input and output, and of the
+# gates, never as source; running the chapters' real code is test_chapter_runs_renders_and_slides_in_jupyterlab's),
+# then run with Run All.
+GATED = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb") if "{solution-start}" in p.read_text())
+GATE_SOURCE = ["{solution-start}", "{solution-end}", "```{", ":class: dropdown"]
+
+
+@pytest.fixture(scope="module")
+def solution_lab(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lab-solutions")
+    (root / "notebooks").mkdir()
+    for name in GATED:
+        nb = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text())
+        for i, cell in enumerate(nb["cells"]):
+            if cell["cell_type"] == "code":
+                cell["source"], cell["execution_count"] = f'print("cell", "output", {i})', None
+                cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": f"saved output {i}\n"}]
+        nb["metadata"].pop("widgets", None)
+        (root / "notebooks" / f"{name}.ipynb").write_text(json.dumps(nb))
+    yield from serve(root)
+
+
+def run_all_cells(page, chapter: str) -> None:
+    """Run > Run All Cells, repeated until a cell is queued (a click before the kernel is wired is
+    dropped), then until every code cell has an execution count."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for _ in range(4):
+        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+        page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+        try:
+            page.wait_for_function(r"""() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+                .some(p => !/^\[ \]:$/.test(p.textContent.trim()))""", timeout=20_000, polling=250)
+            break
+        except PlaywrightError:
+            continue
+    else:
+        raise AssertionError(f"{chapter}: Run All Cells started no cell")
+    # A folded cell's prompt is empty: the prompts shown, then an idle kernel, tell the run is over.
+    page.wait_for_function(r"""() => {
+        const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+            .filter(p => p.offsetParent && p.textContent.trim());
+        return prompts.length > 0 && prompts.every(p => /^\[\d+\]:$/.test(p.textContent.trim()));
+    }""", timeout=300_000, polling=500)
+
+
+CELL_STATE_JS = """
+() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].map(cell => {
+  const input = cell.querySelector('.jp-Cell-inputWrapper .jp-InputArea');
+  const shown = el => !!el && el.offsetParent !== null && getComputedStyle(el).display !== 'none';
+  return {
+    kind: cell.classList.contains('jp-CodeCell') ? 'code' : 'markdown',
+    inputShown: shown(input),
+    text: cell.innerText,
+  };
+})
+"""
+
+
+@pytest.mark.parametrize("chapter", GATED)
+def test_gated_solutions_stay_folded_and_no_gate_shows_as_source(solution_lab, browser, chapter):
+    url, token = solution_lab
+    nb = json.loads((ROOT / "notebooks" / f"{chapter}.ipynb").read_text())
+    folded = [i for i, c in enumerate(nb["cells"]) if c["metadata"].get("jupyter", {}).get("source_hidden")
+              and "check" not in c["metadata"].get("tags", [])]
+    assert any(nb["cells"][i]["cell_type"] == "code" for i in folded)
+    assert folded, f"{chapter}: no cell of a gated solution is folded (run python -m coursebook.solutions)"
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        page.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?reset&token={token}", wait_until="domcontentloaded")
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+        wait_for_kernel(page, url, token, chapter)
+        before = page.evaluate(CELL_STATE_JS)
+        assert len(before) == len(nb["cells"]), f"{chapter}: {len(before)} cells on the page, {len(nb['cells'])} in the file"
+        run_all_cells(page, chapter)
+        wait_for_kernel(page, url, token, chapter)
+        after = page.evaluate(CELL_STATE_JS)
+        for i in folded:
+            where = f"{chapter}: cell {i} ({nb['cells'][i]['id']}) of a solution"
+            assert not before[i]["inputShown"], f"{where} is open when the chapter opens"
+            if before[i]["kind"] == "code":   # JupyterLab opens a Markdown cell it runs; code stays folded
+                assert f"saved output {i}" not in before[i]["text"], f"{where} shows its output when the chapter opens"
+                assert not after[i]["inputShown"], f"{where} is open after Run All"
+        code = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code" and i not in folded]
+        assert all(f"cell output {i}" in after[i]["text"] for i in code), f"{chapter}: outputs missing after Run All"
+        for when, cells in (("on opening", before), ("after Run All", after)):
+            shown = [(i, m) for i, cell in enumerate(cells) for m in GATE_SOURCE if m in cell["text"]]
+            assert not shown, f"{chapter}: MyST source on the page {when}: {shown[:5]}"
+        headers = [c["text"] for c in after if "Solution to" in c["text"]]
+        assert headers, f"{chapter}: no solution header rendered"
+        # Not asserted: JupyterLab shows the new output of a cell it runs even where outputs_hidden is set.
+        reopened = sum(f"cell output {i}" in after[i]["text"] for i in folded)
+        print(f"\njupyterlab {chapter}: {len(folded)} solution cells folded on opening "
+              f"({sum(before[i]['kind'] == 'code' for i in folded)} code cells, their code still folded after Run All, "
+              f"{reopened} showing their new output), {len(headers)} solution headers, no gate shown as source")
+    except Exception:
+        shots = ROOT / "_build" / "screenshots"
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / f"lab-solutions-{chapter}.png"), full_page=False)
         raise
     finally:
         page.close()

@@ -1,16 +1,21 @@
 """The setup cell (coursebook.setup_cell) at the top of every chapter and homework master.
 
-Its install path (Colab-like, with and without PyPI's unrelated `perceptron`) is exercised by
-tests/environments/test_colab_like.py; here: every notebook carries the current cell, it names the version of
-src/perceptron/_version.py and the repository of _config.yml, the book hides it, and in .venv it
-does nothing and prints nothing.
+Its install path inside whole chapters (Colab-like, with and without PyPI's unrelated `perceptron`) is
+exercised by tests/environments/test_colab_like.py; here: every notebook carries the current cell, it names
+the version of src/perceptron/_version.py and the repository of _config.yml, the book hides it, in .venv it
+does nothing and prints nothing, and in a scratch environment put in each state a student can reach (fresh,
+ours installed, the SDK installed, ours overwritten by the SDK or left without its __init__.py, an older
+version of ours) it leaves our package, alone and whole, importable.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -77,3 +82,92 @@ def test_the_html_book_hides_the_cell():
     assert pages, "run `make book` first"
     for page in pages:
         assert "PERCEPTRON_INSTALL_FROM" not in page.read_text(encoding="utf-8"), f"{page.name} shows the setup cell"
+
+
+# -- every state a student's environment can be in -----------------------------------------------------
+# One scratch virtual environment with the package's dependencies (newest from PyPI, as test_colab_like),
+# put in each state below, then the chapters' setup cell run in it (as a kernel runs it: one process,
+# which then imports the package) and the package imported again in a fresh process. Needs PyPI.
+SDK = "perceptron==0.4.0"  # PyPI's unrelated "Perceptron multimodal SDK": same import name
+DEPENDENCIES = ["pip", "numpy", "scipy", "scikit-learn", "matplotlib", "ipywidgets", "numba", "pandas"]
+OLD_VERSION = "0.0.9"
+# What the cell must leave: ours alone, importable whole, at the book's version.
+AFTER = """
+import json, importlib.metadata as md, perceptron
+owners = {d: md.version(d) for d in ("perceptron", "perceptron-course")
+          if d in {x.metadata["Name"] for x in md.distributions()}}
+print(json.dumps({"version": perceptron.__version__, "datasets": hasattr(perceptron, "datasets"),
+                  "owners": owners, "file": perceptron.__file__}))
+"""
+
+
+def _run(cmd: list, **kwargs) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, check=False, **kwargs)
+    assert done.returncode == 0, f"{' '.join(map(str, cmd))} failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+def _wheel(tmp: Path, version: str) -> Path:
+    tree, out = tmp / f"tree-{version}", tmp / f"dist-{version}"
+    shutil.copytree(ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tree / name)
+    version_file = tree / "src" / "perceptron" / "_version.py"
+    text = version_file.read_text()
+    version_file.write_text(text.replace(f'"{setup_cell.book_version()}"', f'"{version}"'))
+    _run([sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", out, tree])
+    (found,) = out.glob("perceptron_course-*.whl")
+    return found
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    """(python of the scratch venv, our wheel, an older wheel of ours, the SDK's wheel)."""
+    tmp = tmp_path_factory.mktemp("setup-states")
+    venv = tmp / "venv"
+    _run([sys.executable, "-m", "venv", venv])
+    python = venv / "bin" / "python"
+    uv = Path(sys.executable).with_name("uv")
+    _run([uv, "pip", "install", "-q", "--python", python, *DEPENDENCIES],
+         env={**os.environ, "UV_PYTHON_DOWNLOADS": "never"})
+    _run([python, "-m", "pip", "download", "-q", "--no-deps", SDK, "-d", tmp / "sdk"])
+    (sdk,) = (tmp / "sdk").glob("perceptron-*.whl")
+    return python, _wheel(tmp, setup_cell.book_version()), _wheel(tmp, OLD_VERSION), sdk
+
+
+def _pip(python, *args) -> None:
+    _run([python, "-m", "pip", "-q", "--disable-pip-version-check", *args])
+
+
+STATES = {
+    "fresh": [],
+    "ours installed": [["ours"]],
+    "the SDK installed": [["sdk"]],
+    "ours overwritten by the SDK": [["ours"], ["sdk"]],
+    # What the previous setup cell made of the state above: the SDK uninstalled, our __init__.py with it.
+    "ours without its __init__": [["ours"], ["sdk"], ["uninstall", "perceptron"]],
+    "an older version of ours": [["old"]],
+}
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_cell_leaves_a_working_perceptron_in_every_state(scratch, state, tmp_path):
+    python, ours, old, sdk = scratch
+    _pip(python, "uninstall", "-y", "perceptron", "perceptron-course")
+    wheels = {"ours": ours, "old": old, "sdk": sdk}
+    for step in STATES[state]:
+        if step[0] == "uninstall":
+            _pip(python, "uninstall", "-y", step[1])
+        else:  # --no-deps: the SDK's own dependencies play no part in which files it overwrites
+            _pip(python, "install", "--no-deps", wheels[step[0]])
+    env = {"PATH": "/usr/bin:/bin", "PERCEPTRON_INSTALL_FROM": str(ours), "HOME": str(tmp_path)}
+    done = subprocess.run([python, "-c", setup_cell.cell_source() + "\n" + AFTER], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, check=False)
+    assert done.returncode == 0, f"{state}: the setup cell failed:\n{done.stderr[-3000:]}"
+    said, _, report = done.stdout.rstrip("\n").rpartition("\n")
+    expected = "" if state == "ours installed" else f"Installed perceptron-course {setup_cell.book_version()} from {ours}"
+    assert said == expected, f"{state}: the cell said {said!r}"
+    fresh = json.loads(_run([python, "-c", AFTER], env=env, cwd=tmp_path).stdout)
+    for seen in (json.loads(report), fresh):
+        assert seen["version"] == setup_cell.book_version() and seen["datasets"], f"{state}: {seen}"
+        assert seen["owners"] == {"perceptron-course": setup_cell.book_version()}, f"{state}: {seen}"

@@ -2,9 +2,11 @@
 
 Compared with the HTML book in _build/html (built by `make book`): every chapter title, every
 numbered theorem-like block and exercise carries the same number in the PDF; solutions come after
-the last exercise of their chapter; each slider appears as a strip of frames; nothing is left
-unresolved ("??", "[?]") and no raw MyST or LaTeX markup leaks into the text. The page count and
-the numbers checked go to _build/reports/pdf.json.
+the last exercise of their chapter; each slider appears as a strip of frames that prints every frame
+its prose quotes, and the prose speaks of the strip, not of dragging a slider (book/printed.yml); every
+proof box's title bar says "Proof"; the pages are of the paper asked for (``PAPER``, letter by default);
+nothing is left unresolved ("??", "[?]") and no raw MyST or LaTeX markup leaks into the text. The page
+count and the numbers checked go to _build/reports/pdf.json.
 """
 
 from __future__ import annotations
@@ -20,6 +22,13 @@ from bs4 import BeautifulSoup
 
 ROOT = Path(__file__).resolve().parents[2]
 PDF = ROOT / "_build" / "pdf" / "perceptron.pdf"
+TEX = ROOT / "_build" / "latex" / "perceptron.tex"
+PRINTED = ROOT / "book" / "printed.yml"
+# pdfinfo's page size in points, per PAPER (make pdf PAPER=a4).
+PAGE_SIZES = {"letter": (612, 792), "a4": (595.276, 841.89)}
+# What a reader of paper cannot do: any of these near "slider" means a passage was not rewritten.
+DRAG = re.compile(r"\b(drag|move|moving|step through)\b[^.]{0,40}\bslider\b|\bslider\b[^.]{0,15}\b(drag|move)\b",
+                  re.IGNORECASE)
 HTML = ROOT / "_build" / "html"
 REPORT = ROOT / "_build" / "reports" / "pdf.json"
 # The kinds of numbered block that sphinx-proof and sphinx-exercise write (title "Theorem 5.1").
@@ -132,3 +141,58 @@ def test_every_html_page_links_the_pdf_which_sits_next_to_the_book(html_pages):
         assert links, f"{doc}: no link to {PDF.name} in the page's download menu"
         target = (HTML / doc).parent / links[0]["href"]
         assert target.resolve().is_file(), f"{doc}: the PDF link points at {target}, which `make pdf` did not fill"
+
+
+def test_every_proof_box_has_a_title_bar_that_says_proof(pdf_text):
+    """sphinx-proof's proof admonition has no title; LaTeX printed an empty coloured bar above "Proof."."""
+    tex = TEX.read_text(encoding="utf-8")
+    untitled = [m.start() for m in re.finditer(r"\\begin\{sphinxadmonition\}\{note\}(?!\{)", tex)]
+    assert not untitled, f"{len(untitled)} boxes without a title, first: {tex[untitled[0]:untitled[0] + 200]!r}"
+    proofs = tex.count("\\begin{sphinxadmonition}{note}{Proof}")
+    sources = sum(len(re.findall(r"\{prf:proof\}", (ROOT / f"{doc}.ipynb").read_text(encoding="utf-8")))
+                  for doc in toc_chapters() if doc.startswith("notebooks/"))
+    assert proofs >= sources > 10, f"{proofs} proof boxes titled Proof, {sources} proofs in the chapters"
+    text = normalise(pdf_text)
+    assert "Proof. " not in text, f"a proof still starts 'Proof.': {text[text.find('Proof. ') - 60:][:160]!r}"
+
+
+def test_slider_passages_speak_of_the_printed_strip(pdf_text):
+    text = normalise(pdf_text)
+    told = [text[max(0, m.start() - 60):m.end() + 20] for m in DRAG.finditer(text)]
+    assert not told, f"the PDF asks the reader to move a slider: {told[:3]}"
+    printed = yaml.safe_load(PRINTED.read_text(encoding="utf-8"))
+    for doc, entry in printed.items():
+        for replacement in (entry.get("prose") or {}).values():
+            assert " ".join(replacement.split()) in text, f"{doc}: the PDF lacks {replacement!r}"
+
+
+def strips(text: str) -> list[tuple[str, list[str]]]:
+    """(slider name, the labels its strip prints) of every strip, from its caption."""
+    found = re.findall(r"The slider “([^”]+)” at \d+ of its \d+ positions, (.+?) \(the HTML book moves", text)
+    return [(name, re.split(r", | and ", shown)) for name, shown in found]
+
+
+def test_every_frame_the_prose_quotes_is_printed(pdf_text):
+    text = normalise(pdf_text)
+    shown = strips(text)
+    printed = yaml.safe_load(PRINTED.read_text(encoding="utf-8"))
+    for doc, entry in printed.items():
+        for name, labels in (entry.get("strips") or {}).items():
+            prints = [frames for strip, frames in shown if strip == name]
+            assert prints, f"{doc}: no strip of the slider {name!r}"
+            assert any(set(map(str, labels)) <= set(f) for f in prints), f"{doc}: {name!r} prints {prints}, not {labels}"
+    # Chapter 2: "the count of errors goes up at some updates (from 3 to 6 at update 4)": the frames
+    # before and after update 4, each titled with its count of errors left.
+    update = int(re.search(r"from \d+ to \d+ at update (\d+)", text).group(1))
+    chapter_2 = [frames for name, frames in shown if name == "update k" and "0" in frames]
+    assert len(chapter_2) == 1 and {str(update - 1), str(update)} <= set(chapter_2[0]), shown
+
+
+def test_pages_are_of_the_paper_asked_for():
+    import os
+
+    paper = os.environ.get("PAPER", "letter").lower()
+    info = subprocess.run(["pdfinfo", str(PDF)], capture_output=True, text=True, check=True).stdout
+    width, height = map(float, re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.MULTILINE).groups())
+    expected = PAGE_SIZES[paper]
+    assert abs(width - expected[0]) < 1 and abs(height - expected[1]) < 1, f"PAPER={paper}: pages {width} x {height}"

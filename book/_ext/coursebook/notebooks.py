@@ -268,19 +268,83 @@ def fold(cell: dict, text: str, inside: bool) -> tuple[str, bool]:
 FOLDED_NOTE = "*The cells down to the end of this solution are folded; expand them to see it.*"
 
 
+def form_cell(cell: dict, heading: str) -> None:
+    """A solution's code cell folded in Colab (a form cell: ``cellView: form`` and a ``#@title``
+    first line, which Colab shows in place of the code) and in JupyterLab (``jupyter.source_hidden``)."""
+    source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    cell["source"] = f"#@title Solution to {heading}\n{source}"
+    cell["metadata"]["cellView"] = "form"
+    cell["metadata"].setdefault("jupyter", {}).update(FOLDED)
+
+
+def description_cell(cell: dict) -> dict | None:
+    """A Markdown cell under a figure with its description (``mystnb.image.alt``, after its caption if
+    it has one): Jupyter and Colab show an image output without the alt text the HTML book gives it."""
+    mystnb = cell["metadata"].get("mystnb", {})
+    alt = (mystnb.get("image") or {}).get("alt", "").strip()
+    if not alt or not any("image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
+        return None
+    caption = (mystnb.get("figure") or {}).get("caption", "").strip()
+    text = (f"{caption}\n\n" if caption else "") + f"*Figure description:* {alt}"
+    return {"cell_type": "markdown", "id": f"{cell.get('id', 'figure')}-description"[:64],
+            "metadata": {"perceptron_book": {"describes": cell.get("id")}}, "source": text}
+
+
+_SLIDER_PAYLOAD = re.compile(r'<script type="application/json">(.*?)</script>', re.DOTALL)
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+RUN_TO_MOVE = "Run the cell to move the slider"
+
+
+def slider_placeholder(output: dict) -> bool:
+    """A slider's saved output (its widget view and the static HTML, whose range input does nothing
+    where the notebook is not trusted or the widget state is not restored) becomes the initial frame
+    with its description and a line saying to run the cell; the kernel replaces it with the live
+    widget. True when ``output`` was a slider's."""
+    import html as htmllib
+
+    data = output.get("data", {})
+    page = "".join(data.get("text/html", ""))
+    if 'class="perceptron-slider"' not in page:
+        return False
+    payload = json.loads(htmllib.unescape(_SLIDER_PAYLOAD.search(page).group(1)))
+    name = htmllib.unescape(re.search(r'aria-label="([^"]*)"', page).group(1))
+    index = int(re.search(r'<input type="range"[^>]*\bvalue="(\d+)"', page).group(1))
+    frame, alt, label = payload["frames"][index], payload["alts"][index], payload["labels"][index]
+    n = len(payload["labels"])
+    note = f"{RUN_TO_MOVE} “{name}” ({n} positions; this picture is {name} = {label})."
+    output["data"] = {
+        "text/html": (f'<div class="perceptron-slider-saved"><p><em>{htmllib.escape(note)}</em></p>\n'
+                      f'<img src="{frame}" alt="{htmllib.escape(alt)}"></div>'),
+        "text/plain": f"{note}\nThe picture: {alt}",
+    }
+    return True
+
+
 def convert(app: Sphinx, docname: str, base: str) -> dict:
     source = Path(app.env.doc2path(docname))
     notebook = json.loads(source.read_text(encoding="utf-8"))
     if app.config.student_build:
         notebook = solutions.drop_from_notebook(notebook)
     converter = Converter(app, docname, base)
-    inside = False
+    inside, heading, cells = False, "", []
     for cell in notebook["cells"]:
+        cells.append(cell)
         if cell["cell_type"] == "markdown":
-            text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-            cell["source"], inside = fold(cell, converter.markdown(text), inside)
-        elif inside:
-            cell["metadata"].setdefault("jupyter", {}).update(FOLDED)
+            text = converter.markdown("".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"])
+            opened = re.findall(f"{SOLUTION_START}(.*?){SOLUTION_START}", text, re.DOTALL)
+            heading = opened[-1] if opened else heading
+            cell["source"], inside = fold(cell, text, inside)
+            continue
+        if inside:
+            form_cell(cell, heading)
+        for output in cell.get("outputs", []):
+            slider_placeholder(output)
+        described = description_cell(cell)
+        if described is not None:
+            if inside:
+                described["metadata"]["jupyter"] = {"source_hidden": True}
+            cells.append(described)
+    notebook["cells"] = cells
     if inside:
         raise ValueError(f"{docname}: a solution-start has no solution-end")
     references = converter.references_cell()

@@ -5,7 +5,12 @@
 * Sliders: a slider's static view (the ``perceptron-slider`` HTML that
   :class:`perceptron.widgets.SliderFigure` writes, with every frame inside) becomes a
   small-multiples strip of a few of its frames, each titled with its slider value, with a caption
-  naming the slider and all the values the HTML book offers.
+  naming the slider and all the values the HTML book offers. book/printed.yml names, per chapter,
+  the frames a strip must print (those its prose quotes) and the phrases that speak to a reader
+  who drags the slider, with what the PDF prints instead ("The strip below turns ...").
+* Proofs: sphinx-proof writes a ``{prf:proof}`` as an admonition without a title, which LaTeX
+  prints as an empty coloured title bar above "Proof."; here the bar says "Proof".
+* Paper: US Letter, or A4 with ``PAPER=a4`` (``make pdf PAPER=a4``).
 * Solutions: collected under a "Solutions" section at the end of each chapter instead of
   interleaved with the exercises (each still titled "Solution to Exercise N.k").
 * The HTML book gets a "book .pdf" entry in every page's download menu (``make pdf`` copies the
@@ -26,6 +31,9 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
 
 PDF_NAME = "perceptron.pdf"
 STRIP_FRAMES = 4
@@ -33,27 +41,69 @@ _PAYLOAD = re.compile(r'<script type="application/json">(.*?)</script>', re.DOTA
 _NAME = re.compile(r'aria-label="([^"]*)"')
 
 
-def strip_positions(n: int, k: int = STRIP_FRAMES) -> list[int]:
-    """``k`` slider positions spread evenly from the first to the last of ``n``."""
+PAPERS = {"letter": "letterpaper", "a4": "a4paper"}
+PRINTED = Path(__file__).resolve().parents[2] / "printed.yml"
+
+
+def strip_positions(n: int, k: int = STRIP_FRAMES, required: tuple[int, ...] = ()) -> list[int]:
+    """``k`` of ``n`` slider positions: the ``required`` ones, then the rest spread evenly from the
+    first to the last, each new one as far as possible from those already chosen.
+
+    >>> strip_positions(11)
+    [0, 3, 7, 10]
+    >>> strip_positions(11, required=(3, 4))
+    [0, 3, 4, 10]
+    """
+    bad = [i for i in required if not 0 <= i < n]
+    if bad or len(set(required)) > max(k, 1):
+        raise ValueError(f"required strip positions {list(required)} do not fit {k} frames of {n}")
     if n <= k:
         return list(range(n))
-    return sorted({round(i * (n - 1) / (k - 1)) for i in range(k)})
+    chosen = set(required)
+    even = sorted({round(i * (n - 1) / (k - 1)) for i in range(k)})
+    if not chosen:
+        return even
+    while len(chosen) < k:
+        chosen.add(max((i for i in range(n) if i not in chosen),
+                       key=lambda i: (min(abs(i - j) for j in chosen), i in even, -i)))
+    return sorted(chosen)
 
 
-def slider_strip(raw_html: str) -> tuple[bytes, str, list[str], list[str]] | None:
-    """(PNG of the strip, slider name, labels shown, all value labels) for a slider's static HTML, else None."""
+def _and(items: list[str]) -> str:
+    return ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else "".join(items)
+
+
+def printed(docname: str) -> dict:
+    """The chapter's entry of book/printed.yml: ``strips`` and ``prose``, each maybe empty."""
+    import yaml
+
+    entry = (yaml.safe_load(PRINTED.read_text(encoding="utf-8")) or {}).get(docname) or {}
+    unknown = set(entry) - {"strips", "prose"}
+    if unknown:
+        raise ValueError(f"{PRINTED.name}: {docname} has unknown keys {sorted(unknown)}")
+    return {"strips": entry.get("strips") or {}, "prose": entry.get("prose") or {}}
+
+
+def slider_strip(raw_html: str, wanted: dict[str, list[str]] | None = None
+                 ) -> tuple[bytes, str, list[str], list[str]] | None:
+    """(PNG of the strip, slider name, labels shown, all value labels) for a slider's static HTML, else
+    None. ``wanted`` maps slider names to labels the strip must show (book/printed.yml)."""
     if 'class="perceptron-slider"' not in raw_html:
         return None
     payload = json.loads(html.unescape(_PAYLOAD.search(raw_html).group(1)))
     name = html.unescape(_NAME.search(raw_html).group(1))
     frames, labels = payload["frames"], payload["labels"]
+    must = [str(label) for label in (wanted or {}).get(name, [])]
+    missing = [label for label in must if label not in labels]
+    if missing:
+        raise ValueError(f"slider {name!r} has no position {missing} (its positions: {labels})")
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.image as mpimg
     import matplotlib.pyplot as plt
 
-    picks = strip_positions(len(frames))
+    picks = strip_positions(len(frames), required=tuple(labels.index(label) for label in must))
     images = [mpimg.imread(io.BytesIO(base64.b64decode(frames[i].split(",", 1)[1])), format="png") for i in picks]
     h, w = images[0].shape[:2]
     ncols = 1 if w / h > 1.6 else 2
@@ -80,12 +130,17 @@ class SliderStrips(SphinxPostTransform):
 
     def run(self, **kwargs) -> None:
         outdir = Path(self.app.builder.outdir)
-        for bundle in list(self.document.findall(nodes.container)):
-            if bundle.get("nb_element") != "mime_bundle":
-                continue
+        bundles: list[tuple[str, nodes.Element]] = []
+        _by_chapter(self.document, "", lambda doc, node: isinstance(node, nodes.container)
+                    and node.get("nb_element") == "mime_bundle", bundles)
+        for docname, bundle in bundles:
             html_part = [c for c in bundle.children if c.get("mime_type") == "text/html"]
             raw = "".join(r.astext() for c in html_part for r in c.findall(nodes.raw))
-            strip = slider_strip(raw) if raw else None
+            try:
+                strip = slider_strip(raw, printed(docname)["strips"]) if raw else None
+            except ValueError as error:
+                logger.warning(f"{docname}: {error}", location=bundle)
+                continue
             if strip is None:
                 continue
             png, name, shown, labels = strip
@@ -95,9 +150,65 @@ class SliderStrips(SphinxPostTransform):
             # A caption as a plain paragraph: the HTML book numbers no figures, so neither does the PDF.
             figure = nodes.container("", nodes.image(uri=filename, alt=alt, width="100%", candidates={"*": filename}))
             figure += nodes.paragraph("", "", nodes.emphasis(
-                "", f"The slider “{name}” at {len(shown)} of its {len(labels)} positions "
+                "", f"The slider “{name}” at {len(shown)} of its {len(labels)} positions, {_and(shown)} "
                     f"(the HTML book moves through all of them: {', '.join(labels)})."))
             bundle.replace_self(figure)
+
+
+class PrintedProse(SphinxPostTransform):
+    """Each chapter's phrases of book/printed.yml ("Drag the slider ...") replaced by their printed form."""
+
+    default_priority = 4
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        for chapter_file in list(self.document.findall(addnodes.start_of_file)):
+            docname = chapter_file["docname"]
+            phrases = printed(docname)["prose"]
+            if not phrases:
+                continue
+            found = {phrase: 0 for phrase in phrases}
+            # A line break of the source stays in the text: match the phrase's words across any whitespace.
+            patterns = {phrase: re.compile(r"\s+".join(map(re.escape, phrase.split()))) for phrase in phrases}
+            runs: list[tuple[nodes.Element, int, int]] = []
+            _text_runs(chapter_file, runs)
+            for parent, start, stop in reversed(runs):  # later runs first: earlier indices stay valid
+                # A source line break splits a paragraph's text into several Text nodes: join each run.
+                old = "".join(str(t) for t in parent.children[start:stop])
+                new = old
+                for phrase, replacement in phrases.items():
+                    new, count = patterns[phrase].subn(lambda _, r=replacement: " ".join(r.split()), new)
+                    found[phrase] += count
+                if new != old:
+                    text = nodes.Text(new)
+                    text.parent = parent
+                    parent.children[start:stop] = [text]
+            for phrase in [p for p, count in found.items() if not count]:
+                logger.warning(f"{PRINTED.name}: {docname} no longer says {phrase!r} (in plain text)",
+                               location=docname)
+
+
+class ProofTitles(SphinxPostTransform):
+    """A ``{prf:proof}`` titled "Proof" (its bar), its text without the leading "Proof. ".
+
+    sphinx-proof gives the proof's admonition no title and starts its text with "Proof. "; Sphinx's
+    LaTeX writer then takes the first token of the body as the (empty) title of the box."""
+
+    default_priority = 4
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        from sphinx_proof.nodes import proof_node
+
+        for proof in list(self.document.findall(proof_node)):
+            for box in proof.children:
+                if not isinstance(box, nodes.admonition) or isinstance(box.children[0], nodes.title):
+                    continue
+                first = next(iter(box.findall(nodes.Text)), None)
+                if first is not None and str(first).startswith("Proof. "):
+                    parent = first.parent
+                    parent.children[parent.children.index(first)] = nodes.Text(str(first)[len("Proof. "):])
+                box.insert(0, nodes.title("", "Proof"))
 
 
 class SolutionsAtChapterEnd(SphinxPostTransform):
@@ -179,6 +290,37 @@ class ChapterNumbersLikeHtml(SphinxPostTransform):
             chapter_file.insert(0, nodes.raw("", tex, format="latex"))
 
 
+def _by_chapter(node: nodes.Element, docname: str, wanted, found: list) -> None:
+    """(chapter docname, node) for every node under ``node`` that ``wanted(docname, node)`` accepts;
+    the latex builder's document is the whole book, a chapter being a ``start_of_file``."""
+    for child in node.children:
+        if not isinstance(child, nodes.Element):
+            continue
+        inner = child["docname"] if isinstance(child, addnodes.start_of_file) else docname
+        if wanted(inner, child):
+            found.append((inner, child))
+        else:
+            _by_chapter(child, inner, wanted, found)
+
+
+def _text_runs(node: nodes.Element, found: list) -> None:
+    """(parent, start, stop) for each run of consecutive Text children in a chapter's prose (not in
+    code, formulas or a nested chapter), innermost first so that replacing one leaves the others valid."""
+    start = None
+    for i, child in enumerate([*node.children, None]):
+        if isinstance(child, nodes.Text):
+            start = i if start is None else start
+            continue
+        if start is not None:
+            found.append((node, start, i))
+            start = None
+        if child is None or isinstance(child, (nodes.literal_block, nodes.literal, nodes.math, nodes.math_block,
+                                               nodes.raw, addnodes.start_of_file)):
+            continue
+        if isinstance(child, nodes.Element):
+            _text_runs(child, found)
+
+
 def _own_solutions(node: nodes.Element, kind: type, found: list) -> None:
     """(parent, solution) pairs under ``node`` that are not inside a nested document.
 
@@ -214,6 +356,16 @@ def no_xindy(app: Sphinx, config) -> None:
     config.latex_use_xindy = False  # makeindex ships with texlive-binaries; xindy is another package
 
 
+def paper(app: Sphinx, config) -> None:
+    """The PDF's paper from ``PAPER`` in the environment (``make pdf PAPER=a4``): letter (default) or a4."""
+    import os
+
+    name = os.environ.get("PAPER", "letter").strip().lower() or "letter"
+    if name not in PAPERS:
+        raise ValueError(f"PAPER={name!r}: the PDF is typeset on {' or '.join(PAPERS)} paper")
+    config.latex_elements = {**(config.latex_elements or {}), "papersize": PAPERS[name]}
+
+
 def prepare_latex(app: Sphinx) -> None:
     if app.builder.format != "latex":
         return
@@ -234,12 +386,15 @@ def add_pdf_download(app: Sphinx, pagename: str, templatename: str, context: dic
 
 def register(app: Sphinx) -> None:
     app.connect("config-inited", no_xindy, priority=900)
+    app.connect("config-inited", paper, priority=900)
     app.connect("builder-inited", prepare_latex, priority=900)
     app.connect("html-page-context", add_pdf_download, priority=600)
     from sphinx_exercise.nodes import depart_exercise_enumerable_node, exercise_enumerable_node
 
     app.add_node(exercise_enumerable_node, override=True, latex=(visit_exercise_latex, depart_exercise_enumerable_node))
     app.add_post_transform(SliderStrips)
+    app.add_post_transform(PrintedProse)
+    app.add_post_transform(ProofTitles)
     app.add_post_transform(SolutionsAtChapterEnd)
     app.add_post_transform(TaggedMathForLatex)
     app.add_post_transform(ChapterNumbersLikeHtml)

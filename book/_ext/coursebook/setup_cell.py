@@ -2,10 +2,14 @@
 
 The cell must run before the package is installed, so it cannot import it: it is a few lines of
 standard-library Python that the notebooks carry verbatim. Where the book's own ``perceptron``
-(distribution ``perceptron-course`` at the book's version) is importable it does nothing and prints
-nothing (the project's .venv, Binder after postBuild, a lab that installed it); anywhere else (Colab,
-a JupyterHub, Kaggle, a bare Jupyter) it removes the unrelated PyPI project ``perceptron`` if present
-(it imports as ``perceptron`` too), installs ours and says so in one line. ``PERCEPTRON_INSTALL_FROM``
+(distribution ``perceptron-course`` at the book's version, alone, importing whole: ``perceptron.datasets``
+there) it does nothing and prints nothing (the project's .venv, Binder after postBuild, a lab that
+installed it); anywhere else (Colab, a JupyterHub, Kaggle, a bare Jupyter) it removes the unrelated PyPI
+project ``perceptron`` if present (it imports as ``perceptron`` too), installs ours and says so in one
+line. Then it imports the package again: where the other project had overwritten our files (``pip
+install perceptron`` writes its own ``perceptron/__init__.py`` over ours, and uninstalling it deletes
+that file), pip finds ours "already satisfied", so the cell reinstalls it (``--force-reinstall
+--no-deps``) and fails loudly if even that does not import. ``PERCEPTRON_INSTALL_FROM``
 (anything ``pip install`` accepts) overrides where from; the default is the book's release, the
 repository named once in ``_config.yml`` (``repository.url``) at the tag ``v<version>``.
 
@@ -34,8 +38,9 @@ TAGS = ["remove-cell"]  # hidden in the HTML book; nbval and every Jupyter still
 
 TEMPLATE = '''\
 # Setup: the book's `perceptron` package ({dist} {version}). Does
-# nothing where it is installed; elsewhere (Colab, JupyterHub, Kaggle) installs
-# it, from $PERCEPTRON_INSTALL_FROM if set, replacing PyPI's unrelated one.
+# nothing where it works; elsewhere (Colab, JupyterHub, Kaggle) installs it,
+# from $PERCEPTRON_INSTALL_FROM if set, replacing PyPI's unrelated one, and
+# reinstalls it where that one overwrote or removed its files.
 import importlib
 import importlib.metadata as md
 import os
@@ -57,15 +62,35 @@ def pip(*args):
     if done.returncode:
         raise RuntimeError(f"pip {{' '.join(args)}} failed:\\n{{done.stderr}}")
 
-wrong = installed(BOOK[0]) != BOOK[1] or installed("perceptron") is not None{extra_test}
+def forget():
+    for name in [m for m in sys.modules if m.split(".")[0] == "perceptron"]:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+
+def works():  # ours alone, at the book's version, and it imports whole
+    if installed(BOOK[0]) != BOOK[1] or installed("perceptron"):
+        return False
+    try:
+        import perceptron
+    except ImportError:
+        forget()
+        return False
+    version = getattr(perceptron, "__version__", None)
+    return version == BOOK[1] and hasattr(perceptron, "datasets")
+
+wrong = not works(){extra_test}
 if wrong:
     source = os.environ.get("PERCEPTRON_INSTALL_FROM") or SOURCE
     if installed("perceptron"):  # someone else's package, same import name
         pip("uninstall", "-y", "perceptron")
+    forget()
     pip("install", source{extra_args})
-    for name in [m for m in sys.modules if m.split(".")[0] == "perceptron"]:
-        del sys.modules[name]
-    importlib.invalidate_caches()
+    forget()
+    if not works():  # our files overwritten or deleted by the other one
+        pip("install", "--force-reinstall", "--no-deps", source)
+        forget()
+    if not works():
+        raise RuntimeError(f"{{BOOK[0]}} from {{source}} does not import")
     print(f"Installed {{BOOK[0]}} {{installed(BOOK[0])}} from {{source}}")'''
 
 HOMEWORK_EXTRA = {

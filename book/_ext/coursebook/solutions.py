@@ -10,12 +10,30 @@ The same rule removes both from the two forms a chapter takes:
   leaving the solution's code cells on the page and an unmatched ``{solution-end}``;
 - :func:`drop_from_notebook`, the MyST notebook JSON (the student edition's notebooks, and the
   source of its Jupyter-native ones).
+
+In JupyterLab (Binder and `make lab` open the MyST chapters with jupyterlab-myst) a gated solution is
+not one block: jupyterlab-myst renders each cell alone, so the opening cell shows a folded solution
+header, the code cells after it would stand open under the exercise and the closing cell, which renders
+to nothing, would show its source ````` ```{solution-end} ````` once Run All has rendered it again.
+:func:`fold_in_notebook` folds them as the book does, in the chapters' own metadata: every cell
+between the gates collapsed (``jupyter.source_hidden``, and ``outputs_hidden`` for code), and the
+closing cell too when it holds the solution's last words before the gate. A closing cell that holds
+the gate alone stays open: jupyterlab-myst renders it to nothing, while collapsed JupyterLab would show
+its first line, the gate's source. JupyterLab opens a collapsed Markdown cell again when it runs it
+(Run All); code cells stay collapsed. myst-nb ignores these keys; the Jupyter-native export sets the
+same ones.
+
+    python -m coursebook.solutions          # fold the gated solutions of every chapter
+    python -m coursebook.solutions --check  # exit 1 if a chapter's solution is not folded
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
 import re
+import sys
+from pathlib import Path
 
 from docutils import nodes
 
@@ -80,3 +98,70 @@ def drop_from_notebook(notebook: dict) -> dict:
         raise ValueError("a {solution-start} has no {solution-end}")
     notebook["cells"] = cells
     return notebook
+
+
+FOLDED_CODE = {"source_hidden": True, "outputs_hidden": True}
+FOLDED_MARKDOWN = {"source_hidden": True}
+
+
+def _marks(text: str) -> list[str]:
+    return [block.name for block in myst.blocks(text) if block.name in ("solution-start", "solution-end")]
+
+
+def _closes_after_text(text: str) -> bool:
+    """The cell holds words of the solution, then its closing gate, and nothing after it. (A cell that
+    holds the gate alone stays open: collapsed, JupyterLab would show its first line, the gate's source.)"""
+    (end,) = [b for b in myst.blocks(text) if b.name == "solution-end"]
+    lines = text.split("\n")
+    return bool("\n".join(lines[:end.start]).strip()) and not "\n".join(lines[end.end:]).strip()
+
+
+def fold_in_notebook(notebook: dict) -> bool:
+    """Collapse, in place, the cells of each gated solution of a MyST notebook (see the module's
+    docstring); True when some cell's metadata changed. Raises ValueError for an unclosed gate."""
+    changed, inside = False, False
+    for cell in notebook["cells"]:
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        marks = _marks(source) if cell["cell_type"] == "markdown" else []
+        want: dict | None = None
+        if cell["cell_type"] == "code":
+            want = FOLDED_CODE if inside else None
+        elif not marks:
+            want = FOLDED_MARKDOWN if inside else None
+        elif marks == ["solution-end"] and inside and _closes_after_text(source):
+            want = FOLDED_MARKDOWN   # the solution's last words, then the gate: folded on the words
+        for mark in marks:
+            inside = mark == "solution-start"
+        jupyter = cell["metadata"].get("jupyter", {})
+        if want is not None and any(jupyter.get(k) is not v for k, v in want.items()):
+            cell["metadata"].setdefault("jupyter", {}).update(want)
+            changed = True
+        elif want is None and jupyter.get("source_hidden") and "check" not in cell["metadata"].get("tags", []):
+            raise ValueError(f"cell {cell.get('id')} is collapsed outside any solution")
+    if inside:
+        raise ValueError("a {solution-start} has no {solution-end}")
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    import nbformat
+
+    from . import CHAPTERS, ROOT
+
+    parser = argparse.ArgumentParser(description="Fold the gated solutions of every chapter for JupyterLab.")
+    parser.add_argument("--check", action="store_true", help="report unfolded chapters, change nothing")
+    args = parser.parse_args(argv)
+    stale = []
+    for path in CHAPTERS:
+        notebook = nbformat.read(path, as_version=4)
+        if fold_in_notebook(notebook):
+            stale.append(path)
+            if not args.check:
+                Path(path).write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
+    for path in stale:
+        print(f"{'unfolded' if args.check else 'folded'}: {Path(path).relative_to(ROOT)}")
+    return 1 if args.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
