@@ -66,9 +66,11 @@ def plot_proof_inequalities(q: ProofQuantities, *, title: str | None = None) -> 
 
     ``||w_k||^2 <= k R^2`` (top), ``u.w_k >= k g`` (middle) and ``sqrt(k) g / R <= cos theta_k <= 1``
     (bottom), each panel titled with its inequality, with the measured sequence in the +1 colour
-    and the proved bound in the -1 colour. The panels are stacked and share the axis of updates,
-    with large type, so that the figure stays legible where it is shrunk to a narrow column or a
-    phone's width.
+    and the proved bound in the -1 colour. In the bottom panel the legend names the curves: what
+    limits the number of updates is the lower bound, which grows like sqrt(k) and cannot pass the
+    cap at 1, not the measured cosine, which may be close to 1 from the start. The panels are
+    stacked and share the axis of updates, with large type, so that the figure stays legible where
+    it is shrunk to a narrow column or a phone's width.
 
     Parameters
     ----------
@@ -89,28 +91,36 @@ def plot_proof_inequalities(q: ProofQuantities, *, title: str | None = None) -> 
     >>> fig = plot_proof_inequalities(q, title="tight")
     >>> len(fig.axes), [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     (3, ['measured', 'proved bound'])
+    >>> [t.get_text() for t in fig.axes[2].get_legend().get_texts()]
+    ['measured $\\\\cos \\\\theta_k$', 'lower bound $\\\\sqrt{k}\\\\, \\\\gamma / R$', 'cap $\\\\cos \\\\theta_k \\\\leq 1$']
     >>> fig.axes[2].get_xlabel()
     'update k'
     >>> plt.close(fig)
     """
     fig, axes = plt.subplots(3, 1, figsize=(5.2, 6.6), sharex=True, layout="constrained")
     # (measured, bound, y-axis label, the inequality), all divided by the learning rate
-    panels = [(q.sq_norm, q.sq_norm_bound, r"$\|w_k\|^2 / \eta^2$", r"$\|w_k\|^2 \leq k R^2$"),
-              (q.alignment, q.alignment_bound, r"$w^* \cdot w_k / \eta$", r"$w^* \cdot w_k \geq k \gamma$"),
-              (q.cosine, q.cosine_bound, r"$\cos \theta_k$", r"$\sqrt{k}\, \gamma / R \leq \cos \theta_k \leq 1$")]
-    for ax, (measured, bound, name, inequality) in zip(axes, panels):
-        ax.plot(q.k, measured, "o-", ms=3.5, color=CLASS_COLORS[1], label="measured")
-        ax.plot(q.k, bound, lw=2, color=CLASS_COLORS[-1], label="proved bound")
+    # The bottom legend names its curves: the measured cosine is near 1 early on, and what caps the
+    # number of updates is the proved lower bound, which rises with k and may never pass 1.
+    panels = [(q.sq_norm, q.sq_norm_bound, r"$\|w_k\|^2 / \eta^2$", r"$\|w_k\|^2 \leq k R^2$",
+               "measured", "proved bound"),
+              (q.alignment, q.alignment_bound, r"$w^* \cdot w_k / \eta$", r"$w^* \cdot w_k \geq k \gamma$",
+               "measured", "proved bound"),
+              (q.cosine, q.cosine_bound, r"$\cos \theta_k$", r"$\sqrt{k}\, \gamma / R \leq \cos \theta_k \leq 1$",
+               r"measured $\cos \theta_k$", r"lower bound $\sqrt{k}\, \gamma / R$")]
+    for ax, (measured, bound, name, inequality, measured_label, bound_label) in zip(axes, panels):
+        ax.plot(q.k, measured, "o-", ms=3.5, color=CLASS_COLORS[1], label=measured_label)
+        ax.plot(q.k, bound, lw=2, color=CLASS_COLORS[-1], label=bound_label)
         ax.set_ylabel(name, fontsize=_LARGE)
         ax.set_title(inequality, fontsize=_LARGE, loc="left", y=TITLE_Y)
         ax.tick_params(labelsize=_LARGE)
-    axes[2].axhline(1, color=CLASS_COLORS[-1], ls="--", lw=1.5)
+    axes[2].axhline(1, color=CLASS_COLORS[-1], ls="--", lw=1.5, label=r"cap $\cos \theta_k \leq 1$")
     axes[2].set_ylim(top=1.12)  # room above the cap at 1
     axes[2].set_xlabel("update k", fontsize=_LARGE)
     axes[2].xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
     for ax in axes:
         ax.legend(fontsize=_LARGE, framealpha=0.85, handlelength=1.6,
-                  loc="center right" if ax is axes[2] else "upper left")
+                  loc="center right" if ax is axes[2] else "upper left",
+                  bbox_to_anchor=(1, 0.55) if ax is axes[2] else None)
     if title:
         fig.suptitle(title, fontsize=_LARGE)
     return fig

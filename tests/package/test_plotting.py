@@ -145,7 +145,11 @@ def test_proof_inequalities_figure_has_one_panel_per_inequality_with_measured_an
         np.testing.assert_allclose(drawn[0], measured)
         np.testing.assert_allclose(drawn[1], bound)
         assert ax.get_ylabel() and ax.get_title(loc="left"), "every panel labels its y-axis and names its inequality"
+    for ax in fig.axes[:2]:
         assert [t.get_text() for t in ax.get_legend().get_texts()] == ["measured", "proved bound"]
+    # the cosine panel says which curve caps the number of updates: the rising lower bound, under 1
+    assert [t.get_text() for t in fig.axes[2].get_legend().get_texts()] == [
+        r"measured $\cos \theta_k$", r"lower bound $\sqrt{k}\, \gamma / R$", r"cap $\cos \theta_k \leq 1$"]
     # stacked on one axis of updates, labelled once, at the bottom
     assert all(ax.get_shared_x_axes().joined(ax, fig.axes[2]) for ax in fig.axes)
     assert fig.axes[2].get_xlabel() == "update k"
