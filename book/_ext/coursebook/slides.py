@@ -566,7 +566,8 @@ def main(argv: list[str] | None = None) -> None:
             name = f"session_{number}.html"
             (OUT / folder / name).write_text(deck(heading, session, number, skip), encoding="utf-8")
             chapters = ", ".join(f"{c}" + (f" (part {p} of {n})" if n > 1 else "") for c, p, n in session.pieces)
-            links.append(f'<li><a href="{folder}/{name}">Session {number}</a>: chapters {chapters} '
+            plural = "s" if len(session.pieces) > 1 else ""
+            links.append(f'<li><a href="{folder}/{name}">Session {number}</a>: chapter{plural} {chapters} '
                          f'({session.minutes} minutes)</li>')
             count += 1
         sections.append(f"<h2>Slides for {html.escape(heading)}</h2><ul>{''.join(links)}</ul>")
