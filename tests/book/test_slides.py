@@ -7,7 +7,7 @@ the static figures, the descriptions stored with a slider for its frames); speak
 slide; at least three concept questions per session, each followed by its answer as the question
 bank states it now.
 
-In Chromium (served on 127.0.0.1, any other host aborted), once per distinct session: every slide
+In Chromium (served on 127.0.0.1, any other host aborted), once per distinct session: every slide fits the slide,
 shows content, its images load, its mathematics is typeset by the vendored MathJax with no TeX
 error, no console error; a figure fills at least 80 % of the slide's width (or, when it is too tall
 for that, the slide's height with its "what to see" beside it), with its text no smaller than at
@@ -270,7 +270,10 @@ VISIT = """() => {
   for (let k = 0; k < Reveal.getTotalSlides(); k++) {
     Reveal.slide(k);
     const s = Reveal.getCurrentSlide();
-    out.push({k, kind: s.className.split(' ')[0], text: s.innerText.trim().length,
+    const bottom = Math.max(...[...s.children].filter(c => c.tagName !== 'ASIDE')
+                                 .map(c => c.getBoundingClientRect().bottom - slidesBox.top));
+    out.push({k, kind: s.className.split(' ')[0], text: s.innerText.trim().length, bottom,
+              height: slidesBox.height,
       loaded: [...s.querySelectorAll('img')].every(i => i.complete && i.naturalWidth > 0),
       figures: [...s.querySelectorAll('img.figure')].map(i => {
         const r = i.getBoundingClientRect();
@@ -314,6 +317,7 @@ def test_every_slide_renders_legibly_with_math_and_no_console_error(browser, ser
     for v in visited:
         assert v["text"] > 0, f"{deck_path}, slide {v['k'] + 1} is empty"
         assert v["loaded"], f"{deck_path}, slide {v['k'] + 1}: an image did not load"
+        assert v["bottom"] <= v["height"] + 1, f"{deck_path}, slide {v['k'] + 1} ({v['kind']}) runs off the slide"
         for f in v["figures"]:
             where = f"{deck_path}, slide {v['k'] + 1}, cell {f['cell']}"
             share, fills = f["width"] / f["slide"], f["height"] / f["slideHeight"]
