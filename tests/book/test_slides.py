@@ -10,8 +10,8 @@ bank states it now.
 In Chromium (served on 127.0.0.1, any other host aborted), once per distinct session: every slide fits the slide,
 shows content, its images load, its mathematics is typeset by the vendored MathJax with no TeX
 error, no console error; a figure fills at least 80 % of the slide's width (or, when it is too tall
-for that, the slide's height with its "what to see" beside it), with its text no smaller than at
-its natural size; axe-core finds no WCAG A/AA violation in the print layout (every slide shown). The
+for that, the slide's height with its "what to see" beside it), its text (matplotlib's 10 pt at the
+dpi its PNG states, scaled as shown) at least 13 px high at 1280x720; axe-core finds no WCAG A/AA violation in the print layout (every slide shown). The
 print layout (`?print-pdf`) has one page per slide and prints to PDF. Screenshots of the first
 slides land in _build/screenshots/slides/ and the figure measurements in _build/reports/slides.json.
 """
