@@ -38,10 +38,11 @@ student: $(STAMP) node_modules
 student-pdf: $(STAMP) texlive
 	PAPER=$(PAPER) $(BIN)/python -m coursebook.student --pdf
 
-# One reveal.js deck per session of the five-session plan in _build/slides (book/_ext/coursebook/slides.py);
+# One reveal.js deck per session of every course plan (coursebook.plan.PLANS) in _build/slides/<plan>/
+# (book/_ext/coursebook/slides.py); `make slides SESSIONS=4 MINUTES=75` adds the decks of that timetable.
 # reveal.js and MathJax come from node_modules (package.json): no CDN.
 slides: $(STAMP) node_modules
-	$(BIN)/python -m coursebook.slides
+	$(BIN)/python -m coursebook.slides $(if $(filter command line environment,$(origin SESSIONS)),--sessions $(SESSIONS)) $(if $(filter command line environment,$(origin MINUTES)),--minutes $(MINUTES))
 
 # Debian's Chromium for the browser test of the built book (never a browser download of Playwright's).
 CHROMIUM := /usr/bin/chromium

@@ -220,8 +220,8 @@ not fit otherwise, then chapters 6, 7 and 3 and the rest while they fit, a chapt
 sessions only when whole chapters cannot fit. For 90 minutes and three, five or six sessions it
 gives the plans above (tested).
 
-Slides for each session of the five-session plan are built by `make slides` (see "Running the
-module").
+Slides for each session of each of these plans are built by `make slides`, and for such a timetable by
+`make slides SESSIONS=4 MINUTES=75` (see "Question banks and slides").
 
 """
 
