@@ -68,8 +68,8 @@ WHEELHOUSE  := _build/autograder-wheelhouse
 autograder-root: $(DEBIAN_ROOT)/.ready $(WHEELHOUSE)/.ready
 $(DEBIAN_ROOT)/.ready:
 	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq debootstrap; }
-	$(SUDO) rm -rf $(DEBIAN_ROOT).tmp
-	$(SUDO) debootstrap --variant=minbase bookworm $(DEBIAN_ROOT).tmp http://deb.debian.org/debian
+	$(SUDO) rm -rf $(DEBIAN_ROOT).tmp && mkdir -p $(dir $(DEBIAN_ROOT))
+	$(SUDO) debootstrap --variant=minbase bookworm $(CURDIR)/$(DEBIAN_ROOT).tmp http://deb.debian.org/debian
 	$(SUDO) chroot $(DEBIAN_ROOT).tmp apt-get update -qq
 	$(SUDO) chroot $(DEBIAN_ROOT).tmp env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --download-only python3 python3-venv bubblewrap
 	$(SUDO) chroot $(DEBIAN_ROOT).tmp env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3
@@ -104,7 +104,7 @@ test: $(STAMP) browser sandbox autograder-root rscript node_modules
 	$(MAKE) --no-print-directory student
 	$(MAKE) --no-print-directory slides
 	$(PYTEST) -n 2 --dist loadfile --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
-		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf
+		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf --durations=25
 
 # The oldest versions pyproject.toml allows, so that its lower bounds are tested claims: each bound of
 # [project].dependencies pinned (book/_ext/coursebook/oldest.py) and installed from wheels in a scratch
