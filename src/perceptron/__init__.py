@@ -27,9 +27,29 @@ from .losses import (
 )
 from .margins import functional_margins, geometric_margin, max_margin, radius
 from .nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
+from .online import (
+    adversary_sequence,
+    hinge_mistake_bound,
+    online_pass,
+    online_to_batch_bound,
+    perceptron_learner,
+    tightest_hinge_bound,
+)
 from .pocket import pocket
 from .proof import proof_quantities
-from .results import BestLine, Cycle, Hyperplane, MaxMargin, ProofQuantities, SGDResult, TrainResult, Update
+from .results import (
+    AdversaryRun,
+    BestLine,
+    Cycle,
+    HingeBound,
+    Hyperplane,
+    MaxMargin,
+    OnlinePass,
+    ProofQuantities,
+    SGDResult,
+    TrainResult,
+    Update,
+)
 from .sgd import train_sgd
 from .training import train
 
@@ -50,17 +70,21 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "AdversaryRun",
     "BestLine",
     "Cycle",
+    "HingeBound",
     "Hyperplane",
     "KernelPerceptron",
     "MaxMargin",
+    "OnlinePass",
     "Perceptron",
     "ProofQuantities",
     "SGDResult",
     "TrainResult",
     "Update",
     "VotedPerceptron",
+    "adversary_sequence",
     "averaged",
     "count_errors",
     "datasets",
@@ -70,6 +94,7 @@ __all__ = [
     "functional_margins",
     "geometric_margin",
     "hinge_loss",
+    "hinge_mistake_bound",
     "kernel_predict",
     "kernel_train",
     "logistic_loss",
@@ -78,7 +103,10 @@ __all__ = [
     "losses",
     "max_margin",
     "mistake_bound",
+    "online_pass",
+    "online_to_batch_bound",
     "perceptron_criterion",
+    "perceptron_learner",
     "perceptron_loss",
     "plotting",
     "pocket",
@@ -87,6 +115,7 @@ __all__ = [
     "proof_quantities",
     "prototype",
     "radius",
+    "tightest_hinge_bound",
     "total_loss",
     "train",
     "train_sgd",

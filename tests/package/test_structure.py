@@ -136,7 +136,7 @@ def test_names_that_moved_before_the_first_release_are_gone_from_their_old_modul
 
 
 RESULT_TYPES = ("TrainResult", "Update", "SGDResult", "Hyperplane", "MaxMargin", "BestLine", "Cycle",
-                "ProofQuantities")
+                "ProofQuantities", "HingeBound", "AdversaryRun", "OnlinePass")
 
 
 @pytest.mark.parametrize("name", RESULT_TYPES)
