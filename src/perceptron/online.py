@@ -193,8 +193,8 @@ def perceptron_learner(X_seen: ArrayLike, y_seen: ArrayLike, x: ArrayLike) -> in
     return int(sgn(w @ xa))
 
 
-def adversary_sequence(learner: Learner, k: int, *, radius: float = 1.0, dim: int | None = None) -> AdversaryRun:
-    """Make any deterministic online learner err ``k`` times on data separable with margin ``radius / sqrt(k)``.
+def adversary_sequence(learner: Learner, rounds: int, *, radius: float = 1.0, dim: int | None = None) -> AdversaryRun:
+    """Make any deterministic online learner err in every one of ``rounds`` rounds, on separable data.
 
     Round ``t`` shows the learner ``x_t = radius * e_t`` (the ``t``-th standard basis vector of
     ``R^dim``) and the examples of the rounds before; whatever it predicts, the label is the
@@ -207,12 +207,12 @@ def adversary_sequence(learner: Learner, k: int, *, radius: float = 1.0, dim: in
     learner : callable ``learner(X_seen, y_seen, x) -> -1 or +1``
         Given the examples so far (arrays of shapes ``(t, dim)`` and ``(t,)``) and the new point,
         returns a prediction in {-1, +1}, e.g. :func:`perceptron_learner`.
-    k : int
-        Number of rounds, >= 1.
+    rounds : int
+        Number of rounds ``k``, >= 1.
     radius : float, default 1.0
         The norm of every point, > 0.
     dim : int, optional
-        The dimension, >= k (default ``k``).
+        The dimension, >= ``rounds`` (default ``rounds``).
 
     Returns
     -------
@@ -221,7 +221,7 @@ def adversary_sequence(learner: Learner, k: int, *, radius: float = 1.0, dim: in
     Raises
     ------
     ValueError
-        If ``learner`` is not callable or predicts anything but -1 or +1, ``k < 1``,
+        If ``learner`` is not callable or predicts anything but -1 or +1, ``rounds < 1``,
         ``radius <= 0`` or ``dim < k``.
 
     References
@@ -239,9 +239,9 @@ def adversary_sequence(learner: Learner, k: int, *, radius: float = 1.0, dim: in
     """
     if not callable(learner):
         raise ValueError(f"learner must be a callable learner(X_seen, y_seen, x), got {learner!r}")  # noqa: TRY004
-    k = check_integer(k, "k", 1)
+    k = check_integer(rounds, "rounds", 1)
     radius = check_positive(radius, "radius")
-    dim = k if dim is None else check_integer(dim, "dim", k)
+    dim = k if dim is None else check_integer(dim, "dim", k)  # the message names k as a number
     X = radius * np.eye(k, dim)
     y = np.zeros(k)
     predictions = np.zeros(k)

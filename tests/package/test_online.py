@@ -122,12 +122,12 @@ def test_the_perceptron_meets_its_bound_on_the_adversary_sequence(gamma):
 @pytest.mark.parametrize(
     ("learner", "kwargs", "message"),
     [("not callable", {}, "must be a callable"), (lambda X, y, x: 0, {}, "must predict -1 or \\+1"),
-     (lambda X, y, x: True, {}, "must predict -1 or \\+1"), (perceptron_learner, {"k": 0}, "k must be >= 1"),
+     (lambda X, y, x: True, {}, "must predict -1 or \\+1"), (perceptron_learner, {"rounds": 0}, "rounds must be >= 1"),
      (perceptron_learner, {"dim": 2}, "dim must be >= 3"), (perceptron_learner, {"radius": -1.0}, "radius")],
 )
 def test_adversary_refuses_bad_input(learner, kwargs, message):
     with pytest.raises(ValueError, match=message):
-        adversary_sequence(learner, **({"k": 3} | kwargs))
+        adversary_sequence(learner, **({"rounds": 3} | kwargs))
 
 
 @pytest.mark.parametrize("bias", ["one", "none", "radius"])
