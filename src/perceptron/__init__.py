@@ -36,16 +36,27 @@ from .multiclass import (
 )
 from .network import init_network, network_gradient, network_loss, train_lms, train_network
 from .nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
+from .online import (
+    adversary_sequence,
+    hinge_mistake_bound,
+    online_pass,
+    online_to_batch_bound,
+    perceptron_learner,
+    tightest_hinge_bound,
+)
 from .pocket import pocket
 from .proof import proof_quantities
 from .results import (
+    AdversaryRun,
     BestLine,
     Cycle,
+    HingeBound,
     Hyperplane,
     MaxMargin,
     MulticlassResult,
     MulticlassUpdate,
     NetworkRun,
+    OnlinePass,
     ProofQuantities,
     SGDResult,
     StructuredResult,
@@ -74,14 +85,17 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "AdversaryRun",
     "BestLine",
     "Cycle",
+    "HingeBound",
     "Hyperplane",
     "KernelPerceptron",
     "MaxMargin",
     "MulticlassResult",
     "MulticlassUpdate",
     "NetworkRun",
+    "OnlinePass",
     "Perceptron",
     "ProofQuantities",
     "SGDResult",
@@ -90,6 +104,7 @@ __all__ = [
     "TwoLayerNetwork",
     "Update",
     "VotedPerceptron",
+    "adversary_sequence",
     "averaged",
     "count_errors",
     "datasets",
@@ -99,6 +114,7 @@ __all__ = [
     "functional_margins",
     "geometric_margin",
     "hinge_loss",
+    "hinge_mistake_bound",
     "init_network",
     "kernel_predict",
     "kernel_train",
@@ -116,7 +132,10 @@ __all__ = [
     "multiclass_train",
     "network_gradient",
     "network_loss",
+    "online_pass",
+    "online_to_batch_bound",
     "perceptron_criterion",
+    "perceptron_learner",
     "perceptron_loss",
     "plotting",
     "pocket",
@@ -127,6 +146,7 @@ __all__ = [
     "radius",
     "structured_predict",
     "structured_train",
+    "tightest_hinge_bound",
     "total_loss",
     "train",
     "train_lms",

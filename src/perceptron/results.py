@@ -397,3 +397,102 @@ class NetworkRun:
     epochs: int
     seed: int | None
     snapshots: tuple[TwoLayerNetwork, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True)
+class HingeBound:
+    """A mistake bound for any data, ``((R~ + sqrt(passes) ||xi||) / gamma)**2`` (Freund and Schapire).
+
+    Attributes
+    ----------
+    u : ndarray of shape (p,)
+        The unit reference vector, in the space of the (augmented) points.
+    gamma : float
+        The target margin, > 0.
+    radius : float
+        ``R~ = max_i ||x~_i||``, the radius of the (augmented) points.
+    slack_norm : float
+        ``||xi||`` over one pass, ``xi_i = max(0, gamma - y_i u.x~_i)``.
+    passes : int
+        Number of passes the bound covers (the slacks of every pass add up).
+    bound : float
+        The number of mistakes the theorem allows.
+    """
+
+    u: NDArray[np.float64]
+    gamma: float
+    radius: float
+    slack_norm: float
+    passes: int
+    bound: float
+
+
+@dataclass(frozen=True)
+class AdversaryRun:
+    """The adversary's sequence of :func:`~perceptron.adversary_sequence` and the learner's answers.
+
+    Attributes
+    ----------
+    X : ndarray of shape (k, dim)
+        The points, ``radius`` times the first ``k`` standard basis vectors.
+    y : ndarray of shape (k,)
+        The labels, each the opposite of the learner's prediction.
+    predictions : ndarray of shape (k,)
+        What the learner predicted for each point before seeing its label.
+    mistakes : int
+        Number of wrong predictions (``k``, by construction).
+    u : ndarray of shape (dim,)
+        A unit vector that separates the sequence, ``sum_t y_t e_t / sqrt(k)``.
+    margin : float
+        ``min_t y_t u.x_t = radius / sqrt(k)``.
+    """
+
+    X: NDArray[np.float64]
+    y: NDArray[np.float64]
+    predictions: NDArray[np.float64]
+    mistakes: int
+    u: NDArray[np.float64]
+    margin: float
+
+
+@dataclass(frozen=True)
+class OnlinePass:
+    """The hypotheses of one online pass of the perceptron, from :func:`~perceptron.online_pass`.
+
+    Attributes
+    ----------
+    w : ndarray of shape (n, d)
+        ``w[t]``: the weights held when example ``t`` arrives (``w[0] = 0``).
+    b : ndarray of shape (n,)
+        The matching biases.
+    mistaken : ndarray of bool, shape (n,)
+        Whether example ``t`` was a mistake (``y_t (w[t].x_t + b[t]) <= 0``).
+    """
+
+    w: NDArray[np.float64]
+    b: NDArray[np.float64]
+    mistaken: NDArray[np.bool_]
+
+    @property
+    def mistakes(self) -> int:
+        """The number of mistakes ``M`` of the pass."""
+        return int(self.mistaken.sum())
+
+    def error_rates(self, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
+        """The error rate of every hypothesis ``(w[t], b[t])`` on the points ``X`` with labels ``y``."""
+        Xa = self._points(X)
+        ya = np.asarray(y, dtype=np.float64)
+        if ya.shape != (Xa.shape[0],):
+            raise ValueError(f"y must have shape ({Xa.shape[0]},) to match X, got shape {ya.shape}")
+        return np.mean(sgn(Xa @ self.w.T + self.b) != ya[:, None], axis=0)
+
+    def vote(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Predict by the unweighted majority vote of the ``n`` hypotheses (ties go to +1)."""
+        Xa = self._points(X)
+        return sgn(np.sum(sgn(Xa @ self.w.T + self.b), axis=1))
+
+    def _points(self, X: ArrayLike) -> NDArray[np.float64]:
+        Xa = check_X(X)
+        if Xa.shape[1] != self.w.shape[1]:
+            raise ValueError(f"X has {Xa.shape[1]} features but the hypotheses have {self.w.shape[1]}")
+        return Xa

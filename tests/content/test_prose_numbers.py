@@ -30,6 +30,7 @@ ALLOWED = {
     ("02_update_rule", "99"): "seeds 0, ..., 99 is the code's range(100)",
     ("05_convergence", "2500"): "(10^4 + 1)^2 / (4 * 10^4), computed in the text",
     ("07_beyond_linear", "2145"): "(d + 1)(d + 2) / 2 for d = 64, computed in the text",
+    ("06_nonseparable", "21"): "a chapter number of the cited book",
     ("07_beyond_linear", "26.12"): "a theorem number of the cited book",
     ("07_beyond_linear", "26.13"): "a theorem number of the cited book",
     ("08_real_data", "150"): "the size of Fisher's iris data, a fact about the source",

@@ -205,6 +205,16 @@ def test_bank_6_numbers():
     assert pc.train(Xc, np.array([1, 1, -1, -1]), max_epochs=1).w.tolist() == [0, 0]
     rho, eps = 0.2, np.array([0.05, 0.10])                                             # E6.3
     assert np.allclose(rho + (1 - 2 * rho) * eps, [0.23, 0.26])
+    text = bank(6)
+    assert "0.10 + \\sqrt{2 \\ln 20 / 2000} \\approx 0.155" in text                           # Q6.10
+    assert round(pc.online_to_batch_bound(200, 2000, delta=0.05), 3) == 0.155
+    # E6.4: radius 2, margin >= 0.5 along u = e_1, one flipped point at y u.x = -1.
+    X4, y4 = np.array([[2.0, 0.0], [-0.5, 0.0], [1.0, 0.0]]), np.array([1, -1, -1])
+    for T in (1, 4, 100):
+        bound = pc.hinge_mistake_bound(X4, y4, [1.0, 0.0], 0.5, bias="none", passes=T)
+        assert bound == pytest.approx((4 + 3 * np.sqrt(T)) ** 2)
+    assert pc.hinge_mistake_bound(X4, y4, [1.0, 0.0], 0.5, bias="none") == pytest.approx(49)
+    assert pc.adversary_sequence(pc.perceptron_learner, 100, dim=1000).margin == pytest.approx(0.1)  # Q6.9
 
 
 def test_bank_7_numbers():

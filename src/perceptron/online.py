@@ -1,0 +1,332 @@
+"""Online learning guarantees without separability: the hinge mistake bound of Freund and Schapire,
+the adversary behind the matching lower bound, and the online-to-batch conversion."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import minimize
+
+from ._core import sgn
+from ._validation import check_bias, check_integer, check_positive, check_scalar, check_w, check_Xy
+from .margins import _max_row_norm
+from .results import AdversaryRun, HingeBound, OnlinePass
+
+Learner = Callable[[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]], float]
+
+
+def _augmented(X: NDArray[np.float64], bias: str) -> NDArray[np.float64]:
+    """The points the perceptron of mode ``bias`` runs on through the origin: ``(x, kappa)``."""
+    mode = check_bias(bias)
+    if mode == "none":
+        return X
+    kappa = 1.0 if mode == "one" else _max_row_norm(X)
+    return np.column_stack([X, np.full(len(X), kappa)])
+
+
+def _bound(margins: NDArray[np.float64], radius: float, gamma: float, passes: int) -> tuple[float, float]:
+    slack_norm = float(np.linalg.norm(np.maximum(0.0, gamma - margins)))
+    return float(((radius + np.sqrt(passes) * slack_norm) / gamma) ** 2), slack_norm
+
+
+def hinge_mistake_bound(
+    X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float, *, bias: str = "one", passes: int = 1
+) -> float:
+    """Return Freund and Schapire's mistake bound ``((R~ + ||xi||) / gamma)**2`` for any data.
+
+    For any unit vector ``u`` and any ``gamma > 0``, let ``xi_i = max(0, gamma - y_i u.x~_i)`` be
+    how far point ``i`` falls short of margin ``gamma`` along ``u``, and ``R~ = max_i ||x~_i||``.
+    The perceptron of mode ``bias`` (the perceptron through the origin on the augmented points
+    ``x~_i = (x_i, kappa)``, ``kappa = 1`` for ``"one"``, ``R`` for ``"radius"``, none for ``"none"``),
+    started at zero with any learning rate, makes at most this many mistakes in ``passes`` passes
+    over the data in any order. The data need not be separable; with ``xi = 0`` it is the
+    convergence theorem's ``(R~ / gamma)**2``.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+    y : array_like of shape (n_samples,), labels in {-1, +1}
+    u : array_like of shape (p,)
+        The reference direction, ``p = n_features + 1`` with a bias, ``n_features`` for ``"none"``;
+        any nonzero vector, scaled here to unit length.
+    gamma : float
+        The target margin, > 0.
+    bias : {"one", "radius", "none"}, default "one"
+    passes : int, default 1
+        The number of passes covered; every pass adds its slacks, so ``||xi||`` counts
+        ``sqrt(passes)`` times.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        On invalid data, a ``u`` of the wrong length or zero, ``gamma <= 0`` or ``passes < 1``.
+
+    References
+    ----------
+    Y. Freund and R. E. Schapire, "Large margin classification using the perceptron algorithm",
+    Machine Learning 37(3), 1999, Theorem 2.
+
+    Examples
+    --------
+    Separable along ``u`` at margin 1 (no slack): the convergence theorem's ``(R / gamma)**2``.
+
+    >>> X, y = [[2.0, 0.0], [-1.0, 0.0]], [1, -1]
+    >>> hinge_mistake_bound(X, y, [1.0, 0.0], 1.0, bias="none")
+    4.0
+
+    At margin 2 the second point falls short by 1: ``((2 + 1) / 2)**2``.
+
+    >>> hinge_mistake_bound(X, y, [1.0, 0.0], 2.0, bias="none")
+    2.25
+    """
+    Xa, ya = check_Xy(X, y)
+    Xt = _augmented(Xa, bias)
+    ua = check_w(u, Xt.shape[1], name="u")
+    norm = float(np.linalg.norm(ua))
+    if norm == 0.0:
+        raise ValueError("u must be nonzero (it is scaled to unit length)")
+    gamma = check_positive(gamma, "gamma")
+    passes = check_integer(passes, "passes", 1)
+    return _bound(ya * (Xt @ (ua / norm)), _max_row_norm(Xt), gamma, passes)[0]
+
+
+def _best_gamma(margins: NDArray[np.float64], radius: float, passes: int) -> tuple[NDArray, NDArray]:
+    """For each row of margins (one direction), the grid gamma with the smallest bound, and that bound."""
+    top = max(float(margins.max()), radius)
+    grid = np.linspace(top / 400, top, 400)
+    values = np.empty((len(grid), len(margins)))
+    for j, gamma in enumerate(grid):
+        slack_norm = np.linalg.norm(np.maximum(0.0, gamma - margins), axis=1)
+        values[j] = ((radius + np.sqrt(passes) * slack_norm) / gamma) ** 2
+    return grid[np.argmin(values, axis=0)], values.min(axis=0)
+
+
+def tightest_hinge_bound(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    bias: str = "one",
+    passes: int = 1,
+    n_directions: int = 2000,
+    seed: int | np.random.Generator | None = 0,
+) -> HingeBound:
+    """Search for the unit ``u`` and margin ``gamma`` that make :func:`hinge_mistake_bound` smallest.
+
+    Every ``(u, gamma)`` gives a valid bound, so the result is a valid bound whatever the search
+    finds; it is the smallest over ``n_directions`` random directions (each with its best
+    ``gamma`` on a grid), refined by a Nelder-Mead search from the best of them.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+    y : array_like of shape (n_samples,), labels in {-1, +1}
+    bias : {"one", "radius", "none"}, default "one"
+    passes : int, default 1
+    n_directions : int, default 2000
+    seed : int or numpy.random.Generator or None, default 0
+
+    Returns
+    -------
+    HingeBound
+
+    Raises
+    ------
+    ValueError
+        On invalid data, ``passes < 1`` or ``n_directions < 1``.
+
+    Examples
+    --------
+    >>> X, y = [[2.0, 0.0], [-1.0, 0.0], [0.5, 0.0]], [1, -1, -1]
+    >>> best = tightest_hinge_bound(X, y, bias="none", n_directions=50)
+    >>> best.bound >= 1.0, best.slack_norm > 0  # not separable through the origin
+    (True, True)
+    """
+    Xa, ya = check_Xy(X, y)
+    Xt = _augmented(Xa, bias)
+    passes = check_integer(passes, "passes", 1)
+    n_directions = check_integer(n_directions, "n_directions", 1)
+    radius = _max_row_norm(Xt)
+    signed = ya[:, None] * Xt
+    rng = np.random.default_rng(seed)
+    directions = rng.normal(size=(n_directions, Xt.shape[1]))
+    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+    gammas, values = _best_gamma(directions @ signed.T, radius, passes)
+    start, gamma0 = directions[np.argmin(values)], gammas[np.argmin(values)]
+
+    def objective(z: NDArray[np.float64]) -> float:
+        v, gamma = z[:-1], float(np.exp(z[-1]))
+        norm = np.linalg.norm(v)
+        return np.inf if norm == 0 else _bound(signed @ (v / norm), radius, gamma, passes)[0]
+
+    z = minimize(objective, np.append(start, np.log(gamma0)), method="Nelder-Mead",
+                 options={"xatol": 1e-8, "fatol": 1e-10, "maxiter": 4000}).x
+    u, gamma = z[:-1] / np.linalg.norm(z[:-1]), float(np.exp(z[-1]))
+    bound, slack_norm = _bound(signed @ u, radius, gamma, passes)
+    return HingeBound(u=u, gamma=gamma, radius=radius, slack_norm=slack_norm, passes=passes, bound=bound)
+
+
+def perceptron_learner(X_seen: ArrayLike, y_seen: ArrayLike, x: ArrayLike) -> int:
+    """Predict the label of ``x`` as the online perceptron would after the examples seen so far.
+
+    The perceptron through the origin (``bias="none"``) from ``w = 0`` replays one pass over the
+    seen examples, updating on every ``y_t w.x_t <= 0``, and predicts ``sgn(w.x)`` with
+    ``sgn(0) = +1``. A learner in the form :func:`adversary_sequence` expects.
+
+    Examples
+    --------
+    >>> perceptron_learner(np.empty((0, 2)), np.empty(0), [1.0, 0.0])  # w = 0: sgn(0) = +1
+    1
+    >>> perceptron_learner([[1.0, 0.0]], [-1], [2.0, 1.0])
+    -1
+    """
+    xa = np.asarray(x, dtype=np.float64)
+    w = np.zeros(xa.shape[0])
+    for x_t, y_t in zip(np.asarray(X_seen, dtype=np.float64), np.asarray(y_seen, dtype=np.float64)):
+        if y_t * (w @ x_t) <= 0:
+            w = w + y_t * x_t
+    return int(sgn(w @ xa))
+
+
+def adversary_sequence(learner: Learner, rounds: int, *, radius: float = 1.0, dim: int | None = None) -> AdversaryRun:
+    """Make any deterministic online learner err in every one of ``rounds`` rounds, on separable data.
+
+    Round ``t`` shows the learner ``x_t = radius * e_t`` (the ``t``-th standard basis vector of
+    ``R^dim``) and the examples of the rounds before; whatever it predicts, the label is the
+    opposite. The sequence is separated by ``u = sum_t y_t e_t / sqrt(k)`` with margin
+    ``radius / sqrt(k)``: with ``k = floor((R / gamma)**2)`` no learner's mistake bound for data of
+    radius ``R`` and margin ``gamma`` can be below ``k``.
+
+    Parameters
+    ----------
+    learner : callable ``learner(X_seen, y_seen, x) -> -1 or +1``
+        Given the examples so far (arrays of shapes ``(t, dim)`` and ``(t,)``) and the new point,
+        returns a prediction in {-1, +1}, e.g. :func:`perceptron_learner`.
+    rounds : int
+        Number of rounds ``k``, >= 1.
+    radius : float, default 1.0
+        The norm of every point, > 0.
+    dim : int, optional
+        The dimension, >= ``rounds`` (default ``rounds``).
+
+    Returns
+    -------
+    AdversaryRun
+
+    Raises
+    ------
+    ValueError
+        If ``learner`` is not callable or predicts anything but -1 or +1, ``rounds < 1``,
+        ``radius <= 0`` or ``dim < k``.
+
+    References
+    ----------
+    N. Littlestone, "Learning quickly when irrelevant attributes abound: a new linear-threshold
+    algorithm", Machine Learning 2(4), 1988 (the mistake-bound model and its lower bounds).
+
+    Examples
+    --------
+    >>> run = adversary_sequence(perceptron_learner, 4, radius=2.0)
+    >>> run.mistakes, run.margin, run.y.tolist()
+    (4, 1.0, [-1.0, -1.0, -1.0, -1.0])
+    >>> adversary_sequence(lambda X, y, x: 1, 3).mistakes  # a constant learner fares no better
+    3
+    """
+    if not callable(learner):
+        raise ValueError(f"learner must be a callable learner(X_seen, y_seen, x), got {learner!r}")  # noqa: TRY004
+    k = check_integer(rounds, "rounds", 1)
+    radius = check_positive(radius, "radius")
+    dim = k if dim is None else check_integer(dim, "dim", k)  # the message names k as a number
+    X = radius * np.eye(k, dim)
+    y = np.zeros(k)
+    predictions = np.zeros(k)
+    for t in range(k):
+        guess = learner(X[:t].copy(), y[:t].copy(), X[t].copy())
+        if isinstance(guess, (bool, np.bool_)) or guess not in (-1, 1):
+            raise ValueError(f"learner must predict -1 or +1, got {guess!r} in round {t}")
+        predictions[t] = float(guess)
+        y[t] = -predictions[t]
+    u = np.zeros(dim)
+    u[:k] = y / np.sqrt(k)
+    return AdversaryRun(X=X, y=y, predictions=predictions, mistakes=int(np.sum(predictions != y)),
+                        u=u, margin=float(np.min(y * (X @ u))))
+
+
+def online_pass(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> OnlinePass:
+    """Run the perceptron once over the examples in their order and keep the hypothesis each one met.
+
+    ``w[t], b[t]`` are the weights held when example ``t`` arrives, trained on examples
+    ``0, ..., t - 1`` only: on i.i.d. data, example ``t`` is a fresh test point for them. The bias
+    is learned as in :func:`~perceptron.train` (from ``w = 0, b = 0``, ``eta = 1``; from a zero start
+    the learning rate changes nothing).
+
+    Examples
+    --------
+    >>> run = online_pass([[1.0, 0.0], [-1.0, 0.0], [2.0, 0.0]], [1, -1, 1])
+    >>> run.mistakes, run.w.tolist(), run.b.tolist()
+    (2, [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]], [0.0, 1.0, 0.0])
+    """
+    Xa, ya = check_Xy(X, y)
+    mode = check_bias(bias)
+    step_b = {"one": 1.0, "radius": _max_row_norm(Xa) ** 2, "none": 0.0}[mode]
+    n, d = Xa.shape
+    W, B, mistaken = np.zeros((n, d)), np.zeros(n), np.zeros(n, dtype=bool)
+    w, b = np.zeros(d), 0.0
+    for t in range(n):
+        W[t], B[t] = w, b
+        if ya[t] * (w @ Xa[t] + b) <= 0:
+            mistaken[t] = True
+            w, b = w + ya[t] * Xa[t], b + ya[t] * step_b
+    return OnlinePass(w=W, b=B, mistaken=mistaken)
+
+
+def online_to_batch_bound(mistakes: int, n: int, delta: float = 0.05) -> float:
+    """Return ``M / n + sqrt(2 ln(1 / delta) / n)``, the online-to-batch bound on the mean test error.
+
+    If ``n`` examples are drawn i.i.d. and an online learner makes ``M`` mistakes in one pass over
+    them, then with probability at least ``1 - delta`` the mean over ``t`` of the test error of the
+    hypothesis that met example ``t`` is at most this (Cesa-Bianchi, Conconi and Gentile); so is the
+    expected test error of one of them picked at random, and the majority vote's is at most twice it.
+
+    Parameters
+    ----------
+    mistakes : int
+        ``M``, between 0 and ``n``.
+    n : int
+        Number of examples, >= 1.
+    delta : float, default 0.05
+        Confidence parameter, in (0, 1).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``mistakes`` is not an integer in ``[0, n]`` or ``delta`` is not in (0, 1).
+
+    References
+    ----------
+    N. Cesa-Bianchi, A. Conconi and C. Gentile, "On the generalization ability of on-line learning
+    algorithms", IEEE Transactions on Information Theory 50(9), 2004.
+
+    Examples
+    --------
+    >>> round(online_to_batch_bound(10, 1000, delta=0.05), 4)
+    0.0874
+    """
+    n = check_integer(n, "n", 1)
+    mistakes = check_integer(mistakes, "mistakes", 0)
+    if mistakes > n:
+        raise ValueError(f"mistakes must be at most n = {n}, got {mistakes}")
+    delta = check_scalar(delta, "delta")
+    if not 0 < delta < 1:
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    return mistakes / n + float(np.sqrt(2 * np.log(1 / delta) / n))
+
