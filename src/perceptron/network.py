@@ -4,7 +4,8 @@
 error ``y - (w.x + b)``, that is SGD on the squared error. :func:`train_network` trains a network with
 one hidden layer of ``tanh`` units and a logistic loss on the margin ``m = y f(x)`` (the loss of
 chapter 3) by SGD; :func:`network_gradient` is backpropagation, the chain rule written out layer by
-layer, and :func:`network_loss` the mean loss it differentiates. Everything is plain numpy, seeded
+layer, :func:`network_loss` the mean loss it differentiates, and :func:`network_gradient_check`
+compares the two by finite differences. Everything is plain numpy, seeded
 through ``seed``, and small enough to read.
 """
 
@@ -173,6 +174,62 @@ def network_gradient(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike) -> Tw
     Xa = check_X(X)
     ya = check_signs(y, Xa.shape[0])
     return _gradient(_trusted(network, Xa.shape[1]), Xa, ya)
+
+
+def network_gradient_check(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike, *, eps: float = 1e-6) -> float:
+    """Compare :func:`network_gradient` with central finite differences of :func:`network_loss`.
+
+    Every parameter (each entry of ``V``, ``beta`` and ``w``, and the output bias ``b``) is moved by
+    ``+eps`` and by ``-eps`` on its own; the change of the mean loss divided by ``2 eps`` is its
+    numerical partial derivative. Backpropagation is right when the largest difference is of the
+    order of ``eps**2`` plus rounding.
+
+    Parameters
+    ----------
+    network : TwoLayerNetwork
+    X : array_like of shape (n_samples, n_features)
+    y : array_like of shape (n_samples,)
+        Labels -1 or +1.
+    eps : float, default 1e-6
+        The step of the finite differences (positive).
+
+    Returns
+    -------
+    float
+        The largest absolute difference, over all parameters, between the two derivatives.
+
+    Raises
+    ------
+    ValueError
+        On invalid data, a network whose shapes do not fit ``X``, or ``eps <= 0``.
+
+    Examples
+    --------
+    >>> net = init_network(2, 3, seed=0)
+    >>> network_gradient_check(net, [[1.0, 2.0], [-1.0, 0.5]], [1, -1]) < 1e-8
+    True
+    """
+    Xa = check_X(X)
+    ya = check_signs(y, Xa.shape[0])
+    net = _trusted(network, Xa.shape[1])
+    eps = check_positive(eps, "eps")
+    grad = _gradient(net, Xa, ya)
+    flat = np.concatenate([net.V.ravel(), net.beta, net.w, [net.b]])
+    exact = np.concatenate([grad.V.ravel(), grad.beta, grad.w, [grad.b]])
+    J, d = net.V.shape
+
+    def loss(theta: NDArray[np.float64]) -> float:
+        moved = TwoLayerNetwork(V=theta[: J * d].reshape(J, d), beta=theta[J * d: J * d + J],
+                                w=theta[J * d + J: J * d + 2 * J], b=float(theta[-1]))
+        return float(np.mean(np.logaddexp(0.0, -ya * _forward(moved, Xa)[1])))
+
+    worst = 0.0
+    for k in range(flat.size):
+        step = np.zeros_like(flat)
+        step[k] = eps
+        numeric = (loss(flat + step) - loss(flat - step)) / (2 * eps)
+        worst = max(worst, float(abs(numeric - exact[k])))
+    return worst
 
 
 def train_network(
