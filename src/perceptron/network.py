@@ -3,10 +3,8 @@
 :func:`train_lms` is ADALINE's rule: one linear unit, a step on *every* point by its real-valued
 error ``y - (w.x + b)``, that is SGD on the squared error. :func:`train_network` trains a network with
 one hidden layer of ``tanh`` units and a logistic loss on the margin ``m = y f(x)`` (the loss of
-chapter 3) by SGD; :func:`network_gradient` is backpropagation, the chain rule written out layer by
-layer, :func:`network_loss` the mean loss it differentiates, and :func:`network_gradient_check`
-compares the two by finite differences. Everything is plain numpy, seeded
-through ``seed``, and small enough to read.
+chapter 3) by SGD; :func:`network_gradient` is backpropagation, the chain rule layer by layer, checked
+by :func:`network_gradient_check` against :func:`network_loss`. Plain numpy, seeded through ``seed``.
 """
 
 from __future__ import annotations
@@ -179,19 +177,14 @@ def network_gradient(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike) -> Tw
 def network_gradient_check(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike, *, eps: float = 1e-6) -> float:
     """Compare :func:`network_gradient` with central finite differences of :func:`network_loss`.
 
-    Every parameter (each entry of ``V``, ``beta`` and ``w``, and the output bias ``b``) is moved by
-    ``+eps`` and by ``-eps`` on its own; the change of the mean loss divided by ``2 eps`` is its
-    numerical partial derivative. Backpropagation is right when the largest difference is of the
-    order of ``eps**2`` plus rounding.
+    Each parameter (every entry of ``V``, ``beta``, ``w``, and the output bias ``b``) is moved by ``+eps``
+    and ``-eps`` on its own: the change of the mean loss over ``2 eps`` is its numerical derivative.
 
     Parameters
     ----------
     network : TwoLayerNetwork
-    X : array_like of shape (n_samples, n_features)
-    y : array_like of shape (n_samples,)
-        Labels -1 or +1.
-    eps : float, default 1e-6
-        The step of the finite differences (positive).
+    X, y : array_like of shapes (n_samples, n_features) and (n_samples,), labels -1 or +1
+    eps : float, default 1e-6, the step of the finite differences (positive)
 
     Returns
     -------
@@ -212,24 +205,15 @@ def network_gradient_check(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike,
     Xa = check_X(X)
     ya = check_signs(y, Xa.shape[0])
     net = _trusted(network, Xa.shape[1])
-    eps = check_positive(eps, "eps")
-    grad = _gradient(net, Xa, ya)
-    flat = np.concatenate([net.V.ravel(), net.beta, net.w, [net.b]])
-    exact = np.concatenate([grad.V.ravel(), grad.beta, grad.w, [grad.b]])
-    J, d = net.V.shape
+    eps, (J, d) = check_positive(eps, "eps"), net.V.shape
 
-    def loss(theta: NDArray[np.float64]) -> float:
-        moved = TwoLayerNetwork(V=theta[: J * d].reshape(J, d), beta=theta[J * d: J * d + J],
-                                w=theta[J * d + J: J * d + 2 * J], b=float(theta[-1]))
-        return float(np.mean(np.logaddexp(0.0, -ya * _forward(moved, Xa)[1])))
+    def loss(t: NDArray[np.float64]) -> float:
+        n = TwoLayerNetwork(V=t[: J * d].reshape(J, d), beta=t[J * d: J * d + J], w=t[J * d + J: -1], b=float(t[-1]))
+        return float(np.mean(np.logaddexp(0.0, -ya * _forward(n, Xa)[1])))
 
-    worst = 0.0
-    for k in range(flat.size):
-        step = np.zeros_like(flat)
-        step[k] = eps
-        numeric = (loss(flat + step) - loss(flat - step)) / (2 * eps)
-        worst = max(worst, float(abs(numeric - exact[k])))
-    return worst
+    g, theta = _gradient(net, Xa, ya), np.concatenate([net.V.ravel(), net.beta, net.w, [net.b]])
+    numeric = [(loss(theta + e) - loss(theta - e)) / (2 * eps) for e in eps * np.eye(theta.size)]
+    return float(np.max(np.abs(np.array(numeric) - np.concatenate([g.V.ravel(), g.beta, g.w, [g.b]]))))
 
 
 def train_network(

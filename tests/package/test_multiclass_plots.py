@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -81,7 +83,7 @@ def test_update_states_rebuild_the_run_two_rows_at_a_time():
     states = update_states(run, P)
     assert len(states) == run.mistakes + 1 > 1
     assert np.array_equal(states[-1], np.column_stack([run.W, run.b]))
-    assert all(np.sum(np.any(b != a, axis=1)) == 2 for a, b in zip(states, states[1:]))
+    assert all(np.sum(np.any(b != a, axis=1)) == 2 for a, b in itertools.pairwise(states))
 
 
 def test_update_states_refuse_a_run_without_history_or_other_points():
