@@ -34,7 +34,14 @@ from .multiclass import (
     multiclass_mistake_bound,
     multiclass_train,
 )
-from .network import init_network, network_gradient, network_loss, train_lms, train_network
+from .network import (
+    init_network,
+    network_gradient,
+    network_gradient_check,
+    network_loss,
+    train_lms,
+    train_network,
+)
 from .nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
 from .online import (
     adversary_sequence,
@@ -131,6 +138,7 @@ __all__ = [
     "multiclass_plots",
     "multiclass_train",
     "network_gradient",
+    "network_gradient_check",
     "network_loss",
     "online_pass",
     "online_to_batch_bound",

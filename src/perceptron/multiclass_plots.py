@@ -1,5 +1,6 @@
 """Figures of the chapter on several classes: the regions a multiclass classifier gives each class,
-the regions one-vs-all leaves unclaimed or contested, and a confusion matrix.
+the regions one-vs-all leaves unclaimed or contested, a confusion matrix, and a recorded run of the
+multiclass perceptron update by update.
 
 Classes are drawn in the Okabe-Ito colours, distinguishable with the common forms of colour
 blindness, each with its own marker as well: the first two are the book's +1 blue circles and
@@ -17,6 +18,7 @@ from matplotlib.colors import ListedColormap
 from numpy.typing import ArrayLike
 
 from ._style import BOUNDARY_COLOR, CLASS_COLORS, CLASS_MARKERS, TITLE_Y, new_axes
+from .results import MulticlassResult
 
 #: One colour and marker per class, in the order of the sorted classes (at most eight classes).
 MULTICLASS_COLORS = (CLASS_COLORS[1], CLASS_COLORS[-1], "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
@@ -166,6 +168,104 @@ def plot_confusion(y_true: ArrayLike, y_pred: ArrayLike, ax: Axes | None = None,
     if title:
         ax.set_title(title, y=TITLE_Y)
     return ax
+
+
+def update_states(run: MulticlassResult, X: ArrayLike) -> list[np.ndarray]:
+    """The weights of a recorded multiclass run after each of its updates, rebuilt from its history.
+
+    Each update adds the augmented point ``(x_i, 1)`` to the row of its class and subtracts it from
+    the row of its rival (``bias="one"``), starting from zero.
+
+    Parameters
+    ----------
+    run : MulticlassResult
+        A run of :func:`~perceptron.multiclass_train` with ``record=True`` and ``bias="one"``.
+    X : array_like of shape (n_samples, n_features)
+        The points it was trained on.
+
+    Returns
+    -------
+    list of ndarray of shape (n_classes, n_features + 1)
+        ``mistakes + 1`` arrays: row ``k`` of each is ``(w_k, b_k)``; the first is zero and the last
+        is the run's ``(W, b)``.
+
+    Raises
+    ------
+    ValueError
+        When the run has no history, or its updates on ``X`` do not end at its weights (another
+        ``X``, or a bias mode other than ``"one"``).
+
+    Examples
+    --------
+    >>> from perceptron import multiclass_train
+    >>> X, y = [[0.0, 0.0], [2.0, 0.0], [0.0, 2.0]], [0, 1, 2]
+    >>> run = multiclass_train(X, y, record=True)
+    >>> states = update_states(run, X)
+    >>> len(states) == run.mistakes + 1, states[0].shape
+    (True, (3, 3))
+    """
+    Xt = np.column_stack([np.asarray(X, dtype=float), np.ones(len(X))])
+    if run.mistakes and not run.history:
+        raise ValueError("the run has no history: train it with record=True")
+    states = [np.zeros((len(run.classes), Xt.shape[1]))]
+    for u in run.history:
+        if u.index >= len(Xt):
+            raise ValueError(f"update on point {u.index}, but X has {len(Xt)} points")
+        V = states[-1].copy()
+        V[u.label] += Xt[u.index]
+        V[u.rival] -= Xt[u.index]
+        states.append(V)
+    if not np.allclose(states[-1], np.column_stack([run.W, run.b])):
+        raise ValueError("the updates on X do not rebuild the run's weights: another X, or bias other than 'one'?")
+    return states
+
+
+def plot_update(run: MulticlassResult, X: ArrayLike, y: ArrayLike, k: int, ax: Axes | None = None) -> Axes:
+    """Regions of a recorded multiclass run (``bias="one"``) after ``k`` updates, the point of update ``k`` ringed.
+
+    Examples
+    --------
+    >>> from perceptron import multiclass_train
+    >>> X, y = [[0.0, 0.0], [2.0, 0.0], [0.0, 2.0]], [0, 1, 2]
+    >>> run = multiclass_train(X, y, record=True)
+    >>> plot_update(run, X, y, 1).get_title()
+    'after 1 updates'
+    >>> plt.close("all")
+    """
+    V = _state(run, X, k)
+    ax = plot_class_regions(lambda P: run.classes[np.argmax(P @ V[:, :-1].T + V[:, -1], axis=1)], X, y, ax,
+                            title=f"after {k} updates")
+    if k > 0:
+        ax.scatter(*np.asarray(X, dtype=float)[run.history[k - 1].index], s=180, facecolors="none",
+                   edgecolors="black", linewidths=1.8, zorder=5)
+    return ax
+
+
+def describe_update(run: MulticlassResult, X: ArrayLike, y: ArrayLike, k: int) -> str:
+    """Alt text of :func:`plot_update`: how many points lie outside their class's region after ``k`` updates.
+
+    Examples
+    --------
+    >>> from perceptron import multiclass_train
+    >>> X, y = [[0.0, 0.0], [2.0, 0.0], [0.0, 2.0]], [0, 1, 2]
+    >>> run = multiclass_train(X, y, record=True)
+    >>> describe_update(run, X, y, 0).endswith("2 of the 3 points lie outside their own class's region.")
+    True
+    """
+    V = _state(run, X, k)
+    Xt = np.column_stack([np.asarray(X, dtype=float), np.ones(len(X))])
+    wrong = int(np.sum(run.classes[np.argmax(Xt @ V.T, axis=1)] != np.asarray(y)))
+    ringed = f", the point of update {k} ringed" if k else ""
+    return (f"The {len(run.classes)} classes with the regions of the multiclass perceptron after {k} of "
+            f"{len(run.history)} updates{ringed}: {wrong} of the {len(X)} points lie outside their own "
+            "class's region.")
+
+
+def _state(run: MulticlassResult, X: ArrayLike, k: int) -> np.ndarray:
+    states = update_states(run, X)
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < len(states):
+        raise ValueError(f"k must be an update count from 0 to {len(states) - 1}, got {k!r}")
+    return states[k]
 
 
 def _points(X: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

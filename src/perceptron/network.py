@@ -3,9 +3,8 @@
 :func:`train_lms` is ADALINE's rule: one linear unit, a step on *every* point by its real-valued
 error ``y - (w.x + b)``, that is SGD on the squared error. :func:`train_network` trains a network with
 one hidden layer of ``tanh`` units and a logistic loss on the margin ``m = y f(x)`` (the loss of
-chapter 3) by SGD; :func:`network_gradient` is backpropagation, the chain rule written out layer by
-layer, and :func:`network_loss` the mean loss it differentiates. Everything is plain numpy, seeded
-through ``seed``, and small enough to read.
+chapter 3) by SGD; :func:`network_gradient` is backpropagation, the chain rule layer by layer, checked
+by :func:`network_gradient_check` against :func:`network_loss`. Plain numpy, seeded through ``seed``.
 """
 
 from __future__ import annotations
@@ -173,6 +172,48 @@ def network_gradient(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike) -> Tw
     Xa = check_X(X)
     ya = check_signs(y, Xa.shape[0])
     return _gradient(_trusted(network, Xa.shape[1]), Xa, ya)
+
+
+def network_gradient_check(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike, *, eps: float = 1e-6) -> float:
+    """Compare :func:`network_gradient` with central finite differences of :func:`network_loss`.
+
+    Each parameter (every entry of ``V``, ``beta``, ``w``, and the output bias ``b``) is moved by ``+eps``
+    and ``-eps`` on its own: the change of the mean loss over ``2 eps`` is its numerical derivative.
+
+    Parameters
+    ----------
+    network : TwoLayerNetwork
+    X, y : array_like of shapes (n_samples, n_features) and (n_samples,), labels -1 or +1
+    eps : float, default 1e-6, the step of the finite differences (positive)
+
+    Returns
+    -------
+    float
+        The largest absolute difference, over all parameters, between the two derivatives.
+
+    Raises
+    ------
+    ValueError
+        On invalid data, a network whose shapes do not fit ``X``, or ``eps <= 0``.
+
+    Examples
+    --------
+    >>> net = init_network(2, 3, seed=0)
+    >>> network_gradient_check(net, [[1.0, 2.0], [-1.0, 0.5]], [1, -1]) < 1e-8
+    True
+    """
+    Xa = check_X(X)
+    ya = check_signs(y, Xa.shape[0])
+    net = _trusted(network, Xa.shape[1])
+    eps, (J, d) = check_positive(eps, "eps"), net.V.shape
+
+    def loss(t: NDArray[np.float64]) -> float:
+        n = TwoLayerNetwork(V=t[: J * d].reshape(J, d), beta=t[J * d: J * d + J], w=t[J * d + J: -1], b=float(t[-1]))
+        return float(np.mean(np.logaddexp(0.0, -ya * _forward(n, Xa)[1])))
+
+    g, theta = _gradient(net, Xa, ya), np.concatenate([net.V.ravel(), net.beta, net.w, [net.b]])
+    numeric = [(loss(theta + e) - loss(theta - e)) / (2 * eps) for e in eps * np.eye(theta.size)]
+    return float(np.max(np.abs(np.array(numeric) - np.concatenate([g.V.ravel(), g.beta, g.w, [g.b]]))))
 
 
 def train_network(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -70,3 +72,38 @@ def test_bad_input_is_refused():
         plot_multiclass_data(np.zeros((9, 2)), np.arange(9))
     with pytest.raises(ValueError, match="not classes of y"):
         plot_class_regions(lambda P: np.full(len(P), 7), X, y, resolution=5)
+
+
+def test_update_states_rebuild_the_run_two_rows_at_a_time():
+    from perceptron.multiclass_plots import update_states
+
+    P = np.array([[-2.0, -1.0], [2.0, -1.0], [0.0, 2.5], [-1.5, -0.5], [1.0, -2.0], [0.5, 3.0]])
+    labels = np.array([0, 1, 2, 0, 1, 2])
+    run = multiclass_train(P, labels, record=True)
+    states = update_states(run, P)
+    assert len(states) == run.mistakes + 1 > 1
+    assert np.array_equal(states[-1], np.column_stack([run.W, run.b]))
+    assert all(np.sum(np.any(b != a, axis=1)) == 2 for a, b in itertools.pairwise(states))
+
+
+def test_update_states_refuse_a_run_without_history_or_other_points():
+    from perceptron.multiclass_plots import update_states
+
+    with pytest.raises(ValueError, match="record=True"):
+        update_states(multiclass_train(X, y), X)
+    run = multiclass_train(X, y, record=True)
+    with pytest.raises(ValueError, match="rebuild"):
+        update_states(run, X + 1.0)
+
+
+def test_plot_update_rings_the_point_and_describe_update_counts_the_wrong_points():
+    from perceptron.multiclass_plots import describe_update, plot_update
+
+    run = multiclass_train(X, y, record=True)
+    assert "3 of the 4 points" in describe_update(run, X, y, 0)  # zero weights: all go to class 0
+    assert "0 of the 4 points" in describe_update(run, X, y, run.mistakes)
+    ax = plot_update(run, X, y, 1)
+    ringed = ax.collections[-1].get_offsets()[0]
+    assert np.array_equal(ringed, X[run.history[0].index])
+    with pytest.raises(ValueError, match="update count"):
+        plot_update(run, X, y, run.mistakes + 1)

@@ -159,3 +159,30 @@ def test_lms_with_a_small_step_approaches_least_squares():
     solution = np.linalg.lstsq(A, y, rcond=None)[0]
     assert np.max(np.abs(np.r_[r.w, r.b] - solution)) < 0.02
     assert not r.converged and r.epochs == 2000
+
+
+@pytest.mark.parametrize(("n_hidden", "seed"), [(1, 0), (3, 0), (4, 5)])
+def test_gradient_check_is_small_for_backpropagation(n_hidden, seed):
+    rng = np.random.default_rng(seed)
+    X, y = rng.normal(size=(8, 2)), np.array([1, -1] * 4)
+    assert pc.network_gradient_check(init_network(2, n_hidden, seed=seed), X, y) < 1e-8
+
+
+def test_gradient_check_sees_a_wrong_bias_gradient(monkeypatch):
+    """The check includes the output bias: a gradient wrong only in b makes it large."""
+    from perceptron import network
+
+    right = network._gradient
+
+    def wrong_b(net, X, y):
+        g = right(net, X, y)
+        return dataclasses.replace(g, b=g.b + 0.1)
+
+    monkeypatch.setattr(network, "_gradient", wrong_b)
+    X, y = XOR_X, XOR_Y
+    assert np.isclose(pc.network_gradient_check(init_network(2, 2, seed=1), X, y), 0.1, atol=1e-6)
+
+
+def test_gradient_check_rejects_a_bad_step():
+    with pytest.raises(ValueError, match="eps"):
+        pc.network_gradient_check(init_network(2, 2, seed=0), XOR_X, XOR_Y, eps=0.0)
