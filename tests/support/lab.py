@@ -38,6 +38,9 @@ def copy_chapters(folder: Path, chapters: list[str]) -> None:
         for cell in nb["cells"]:
             if cell["cell_type"] == "code":
                 cell["outputs"], cell["execution_count"] = [], None
+                # Solutions fold their code (jupyter.source_hidden), which hides the prompt this test reads
+                # the execution count from; folding is test_gated_solutions_stay_folded's concern.
+                cell["metadata"].pop("jupyter", None)
         nb["metadata"].pop("widgets", None)
         (folder / "notebooks" / f"{name}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
 
