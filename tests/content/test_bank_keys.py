@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import csv
+import os
 import re
+import shutil
+import subprocess
+import sys
 import zipfile
 from collections import Counter
 from html.parser import HTMLParser
+from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -201,3 +206,15 @@ def test_the_canvas_qti_reads_back_as_the_bank(path, exported):
 def test_a_text2qti_error_names_the_quiz():
     with pytest.raises(ValueError, match="bank_99.txt: text2qti"):
         banks.canvas_qti("Quiz title: x\n\n1.  Which?\n*a) yes\n*b) yes\n", "bank_99.txt")
+
+
+def test_the_text2qti_command_converts_an_exported_quiz_again(exported, tmp_path):
+    """What instructors.md tells an instructor to do after editing: `text2qti bank_NN.txt`."""
+    command = Path(sys.executable).with_name("text2qti")
+    assert command.exists(), "text2qti's command is not installed next to this Python"
+    (source,) = [p for p in exported if p.name == f"{FILES[0].stem}.txt"]
+    shutil.copy(source, tmp_path / source.name)
+    env = {**os.environ, "HOME": str(tmp_path)}  # text2qti writes its config file into HOME
+    subprocess.run([str(command), source.name], cwd=tmp_path, env=env, check=True, capture_output=True)
+    _, items = canvas_items(tmp_path / f"{FILES[0].stem}.zip")
+    assert [item.get("title") for item in items] == [f"{q.name} {q.title}" for q in banks.questions(FILES[0])]
