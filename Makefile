@@ -159,7 +159,8 @@ lighthouse: $(STAMP) browser node_modules
 	$(MAKE) --no-print-directory book
 	$(BIN)/python benchmarks/lighthouse.py
 
-# The question banks' concept questions for an LMS: _build/banks/moodle.xml and questions.csv.
+# The question banks' concept questions for an LMS: _build/banks/moodle.xml, questions.csv and,
+# for Canvas, canvas/bank_NN.zip (QTI, made by text2qti from canvas/bank_NN.txt).
 banks: $(STAMP)
 	$(BIN)/python -m coursebook.banks --export _build/banks
 

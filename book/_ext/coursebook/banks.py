@@ -14,7 +14,10 @@ again changes nothing (`tests/content/test_question_banks.py` checks the banks a
 a learning management system: ``DIR/moodle.xml`` (Moodle XML, Moodle's question bank import, one
 category per bank; math as MathJax's ``\\( \\)`` delimiters, which Moodle's and Canvas's filters read)
 and ``DIR/questions.csv`` (one row per question: bank, id, title, stem, options A-D, answer,
-explanation; in the banks' Markdown) for clicker tools and spreadsheets.
+explanation; in the banks' Markdown) for clicker tools and spreadsheets and, for Canvas, one quiz
+per bank: ``DIR/canvas/bank_NN.txt`` in text2qti's plain-text quiz format and ``DIR/canvas/bank_NN.zip``,
+the QTI 1.2 package text2qti makes of it (Canvas: Settings, Import Course Content, "QTI .zip file";
+math becomes Canvas's own equation images, read from the course's Canvas).
 """
 
 from __future__ import annotations
@@ -288,13 +291,74 @@ def moodle_xml(banks: list[list[Question]]) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(quiz, encoding="unicode") + "\n"
 
 
+def bank_title(path: Path) -> str:
+    """A bank's title, its first heading: "Bank 1: linear classifiers and their geometry"."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    raise ValueError(f"{path.name}: no '# ' title line")
+
+
+def _text2qti_markdown(text: str, labels: dict[str, str], indent: int) -> str:
+    """A bank's Markdown as text2qti reads it after a start marker ``indent`` characters wide: roles as
+    words, display math as inline math (text2qti reads only ``$...$``), continuation lines indented."""
+    text = _plain_roles(text, labels)
+    text = re.sub(r"\$\$\s*(.+?)\s*\$\$", r"$\1$", text, flags=re.DOTALL)
+    lines = text.strip().split("\n")
+    return "\n".join([lines[0]] + [" " * indent + line if line.strip() else "" for line in lines[1:]])
+
+
+def text2qti_quiz(bank: list[Question], title: str, labels: dict[str, str] | None = None) -> str:
+    """One bank's concept questions as a text2qti quiz: options in the bank's order (answers not
+    shuffled, so the explanations' letters match), the explanation as the question's feedback and each
+    wrong option's misconception as that option's feedback."""
+    if not bank:
+        raise ValueError(f"{title}: the bank has no concept questions")
+    labels = _chapter_labels() if labels is None else labels
+    out = [f"Quiz title: Perceptron, {title}",
+           (f"Quiz description: Concept questions of bank {bank[0].bank} of the Perceptron course, "
+            "in the bank's order; options A-D as in the bank."),
+           "Shuffle answers: false", ""]
+    for number, q in enumerate(bank, 1):
+        start = f"{number}.".ljust(4)
+        out += [f"Title: {q.name} {q.title}", "Points: 1",
+                start + _text2qti_markdown(q.stem, labels, len(start))]
+        if q.explanation:
+            out.append("... " + _text2qti_markdown(q.explanation, labels, 4))
+        for k, letter in enumerate(LETTERS):
+            mark = f"{'*' if letter == q.answer else ''}{'abcd'[k]})".ljust(4)
+            out.append(mark + _text2qti_markdown(q.options[letter], labels, len(mark)))
+            if letter != q.answer:
+                out.append("... " + _text2qti_markdown(q.distractors[letter], labels, 4))
+        out.append("")
+    return "\n".join(out)
+
+
+def canvas_qti(source: str, name: str) -> bytes:
+    """The QTI 1.2 package (a zip Canvas imports) text2qti makes of a quiz's text; a text2qti error
+    becomes a ValueError naming the quiz."""
+    from text2qti.config import Config
+    from text2qti.err import Text2qtiError
+    from text2qti.qti import QTI
+    from text2qti.quiz import Quiz
+
+    # Config() without .load(): text2qti's defaults (math as images from the importing Canvas's own
+    # /equation_images/), not a config file in the user's home.
+    try:
+        return QTI(Quiz(source, config=Config(), source_name=name)).zip_bytes()
+    except Text2qtiError as error:
+        raise ValueError(f"{name}: text2qti: {error}") from error
+
+
 CSV_FIELDS = ["bank", "id", "title", "stem", "A", "B", "C", "D", "answer", "explanation"]
 
 
 def export(folder: Path) -> list[Path]:
-    """Write ``moodle.xml`` (every bank) and ``questions.csv`` (one row per question) into ``folder``."""
+    """Write ``moodle.xml`` (every bank), ``questions.csv`` (one row per question) and, in
+    ``canvas/``, each bank's text2qti quiz and its QTI zip into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
-    banks = [questions(path) for path in bank_files()]
+    files = bank_files()
+    banks = [questions(path) for path in files]
     xml = folder / "moodle.xml"
     xml.write_text(moodle_xml(banks), encoding="utf-8")
     table = folder / "questions.csv"
@@ -303,7 +367,19 @@ def export(folder: Path) -> list[Path]:
         writer.writeheader()
         writer.writerows({"bank": q.bank, "id": q.name, "title": q.title, "stem": q.stem, **q.options,
                           "answer": q.answer, "explanation": q.explanation} for bank in banks for q in bank)
-    return [xml, table]
+    canvas = folder / "canvas"
+    canvas.mkdir(exist_ok=True)
+    labels = _chapter_labels()
+    written = [xml, table]
+    for path, bank in zip(files, banks, strict=True):
+        if not bank:
+            continue
+        quiz = canvas / f"{path.stem}.txt"
+        quiz.write_text(text2qti_quiz(bank, bank_title(path), labels), encoding="utf-8")
+        package = canvas / f"{path.stem}.zip"
+        package.write_bytes(canvas_qti(quiz.read_text(encoding="utf-8"), quiz.name))
+        written += [quiz, package]
+    return written
 
 
 def main() -> None:
