@@ -126,8 +126,10 @@ def _perceptron_values(m: Floats) -> Floats:
     return np.maximum(0.0, -m) + 0.0  # + 0.0 turns the -0.0 of m = 0 into 0.0
 
 
-def _hinge_values(m: Floats) -> Floats:
-    return np.maximum(0.0, 1.0 - m)
+def _hinge_values(m: Floats, target: float = 1.0) -> Floats:
+    # The hinge at margin ``target``: how far each margin falls short of it (the slacks of
+    # perceptron.online's bounds, whose target is gamma).
+    return np.maximum(0.0, target - m)
 
 
 def _logistic_values(m: Floats) -> Floats:

@@ -91,7 +91,7 @@ def multiclass_train(
     >>> result.predict([[3.0, 0.5], [-1.0, -3.0]]).tolist()
     ['a', 'c']
     """
-    Xt, index, classes, kappa, d, max_epochs, next_order = _prepare(X, y, bias, max_epochs, shuffle, seed)
+    Xt, index, classes, kappa, d, max_epochs, next_order = _prepare_run(X, y, bias, max_epochs, shuffle, seed)
     V = np.zeros((classes.size, Xt.shape[1]))
     others = ~np.eye(classes.size, dtype=bool)
     mistakes, history, epoch, clean = 0, [], 0, False
@@ -155,7 +155,7 @@ def kesler_points(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> NDArray[n
     >>> Z[0].tolist()
     [[-3.0, -4.0, 3.0, 4.0]]
     """
-    Xt, index, classes, *_ = _prepare(X, y, bias, 1, False, None)
+    Xt, index, classes, *_ = _prepare(X, y, bias)
     return _kesler(Xt, index, classes.size)
 
 
@@ -192,7 +192,7 @@ def kesler_train(
     >>> reduced.mistakes == direct.mistakes and reduced.W.tolist() == direct.W.tolist()
     True
     """
-    Xt, index, classes, kappa, d, max_epochs, next_order = _prepare(X, y, bias, max_epochs, shuffle, seed)
+    Xt, index, classes, kappa, d, max_epochs, next_order = _prepare_run(X, y, bias, max_epochs, shuffle, seed)
     Z = _kesler(Xt, index, classes.size)
     v = np.zeros(Z.shape[2])
     mistakes, history, epoch, clean = 0, [], 0, False
@@ -232,19 +232,8 @@ def multiclass_margin(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> float
     >>> round(multiclass_margin([[1.0, 0.0], [-1.0, 0.0]], [0, 1], bias="none"), 6)  # w = (+-1, 0)/sqrt(2)
     1.414214
     """
-    Xt, index, classes, *_ = _prepare(X, y, bias, 1, False, None)
-    Z = _kesler(Xt, index, classes.size).reshape(-1, classes.size * Xt.shape[1])
-    # Kesler's points are all labelled +1; the same points as (z, +1) and (-z, -1) have the same
-    # margin for every v and give the max-margin solver both labels.
-    signs = np.concatenate([np.ones(len(Z)), -np.ones(len(Z))])
-    try:
-        return _max_margin(np.vstack([Z, -Z]), signs, offset=False).gamma
-    except ValueError as exc:
-        if "not linearly separable" not in str(exc):
-            raise
-        raise ValueError(
-            f"no linear multiclass classifier (bias={bias!r}) gets every point right: the margin is not positive"
-        ) from None
+    Xt, index, classes, *_ = _prepare(X, y, bias)
+    return _margin(Xt, index, classes.size, bias)
 
 
 def multiclass_mistake_bound(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> float:
@@ -269,23 +258,47 @@ def multiclass_mistake_bound(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -
     >>> round(multiclass_mistake_bound([[1.0, 0.0], [-1.0, 0.0]], [0, 1], bias="none"), 6)
     1.0
     """
-    gamma = multiclass_margin(X, y, bias=bias)
-    Xt = _prepare(X, y, bias, 1, False, None)[0]
+    Xt, index, classes, *_ = _prepare(X, y, bias)
+    gamma = _margin(Xt, index, classes.size, bias)
     return float(2.0 * (_max_row_norm(Xt) / gamma) ** 2)
 
 
 def _prepare(
-    X: ArrayLike, y: ArrayLike, bias: str, max_epochs: int, shuffle: bool, seed: int | np.random.Generator | None
-) -> tuple[NDArray[np.float64], NDArray[np.intp], NDArray[np.generic], float, int, int, Callable[[], NDArray[np.intp]]]:
-    """Check the arguments; return the augmented points, class positions, classes, kappa, the number
-    of features, ``max_epochs`` and the visiting order."""
+    X: ArrayLike, y: ArrayLike, bias: str
+) -> tuple[NDArray[np.float64], NDArray[np.intp], NDArray[np.generic], float, int]:
+    """The boundary of every public function: check the data and ``bias``; return the augmented
+    points, the class position of each label, the sorted classes, ``kappa`` and the number of features."""
     Xa = check_X(X)
     classes, index = check_classes(y, Xa.shape[0])
     mode = check_bias(bias)
-    max_epochs = check_epochs(max_epochs)
     kappa = _core.bias_scale(Xa, mode)
     Xt = Xa if mode == "none" else np.column_stack([Xa, np.full(len(Xa), kappa)])
-    return Xt, index, classes, kappa, Xa.shape[1], max_epochs, _core.visiting_order(len(Xa), shuffle, seed)
+    return Xt, index, classes, kappa, Xa.shape[1]
+
+
+def _prepare_run(
+    X: ArrayLike, y: ArrayLike, bias: str, max_epochs: int, shuffle: bool, seed: int | np.random.Generator | None
+) -> tuple[NDArray[np.float64], NDArray[np.intp], NDArray[np.generic], float, int, int, Callable[[], NDArray[np.intp]]]:
+    """:func:`_prepare` for a training run: also the checked ``max_epochs`` and the visiting order."""
+    Xt, index, classes, kappa, d = _prepare(X, y, bias)
+    max_epochs = check_epochs(max_epochs)
+    return Xt, index, classes, kappa, d, max_epochs, _core.visiting_order(len(Xt), shuffle, seed)
+
+
+def _margin(Xt: NDArray[np.float64], index: NDArray[np.intp], n_classes: int, bias: str) -> float:
+    """:func:`multiclass_margin` of trusted augmented data."""
+    Z = _kesler(Xt, index, n_classes).reshape(-1, n_classes * Xt.shape[1])
+    # Kesler's points are all labelled +1; the same points as (z, +1) and (-z, -1) have the same
+    # margin for every v and give the max-margin solver both labels.
+    signs = np.concatenate([np.ones(len(Z)), -np.ones(len(Z))])
+    try:
+        return _max_margin(np.vstack([Z, -Z]), signs, offset=False).gamma
+    except ValueError as exc:
+        if "not linearly separable" not in str(exc):
+            raise
+        raise ValueError(
+            f"no linear multiclass classifier (bias={bias!r}) gets every point right: the margin is not positive"
+        ) from None
 
 
 def _kesler(Xt: NDArray[np.float64], index: NDArray[np.intp], n_classes: int) -> NDArray[np.float64]:

@@ -41,16 +41,7 @@ def plot_multiclass_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, **k
     >>> plt.close("all")
     """
     X, y, classes = _points(X, y)
-    ax = new_axes(ax)
-    style = {"s": 28, "edgecolors": "white", "linewidths": 0.6, "zorder": 3} | kwargs
-    for k, label in enumerate(classes):
-        pts = X[y == label]
-        ax.scatter(pts[:, 0], pts[:, 1], c=MULTICLASS_COLORS[k], marker=MULTICLASS_MARKERS[k],
-                   label=f"class {label}", **style)
-    ax.set_xlabel("x\u2081")
-    ax.set_ylabel("x\u2082")
-    ax.set_aspect("equal", adjustable="box")
-    return ax
+    return _scatter(X, y, classes, new_axes(ax), **kwargs)
 
 
 def plot_class_regions(
@@ -75,23 +66,16 @@ def plot_class_regions(
     >>> plt.close("all")
     """
     X, y, classes = _points(X, y)
-    ax = new_axes(ax)
-    gx, gy, grid = _grid(X, resolution)
+    ax, (gx, gy, grid), extent = _plane(X, ax, resolution)
     labels = np.asarray(predict_fn(grid))
     if not np.isin(labels, classes).all():
         raise ValueError("predict_fn returned labels that are not classes of y")
     z = np.searchsorted(classes, labels).reshape(gx.shape)
     cmap = ListedColormap(MULTICLASS_COLORS[: len(classes)])
-    extent = (gx.min(), gx.max(), gy.min(), gy.max())
     ax.imshow(z, origin="lower", extent=extent, cmap=cmap, vmin=-0.5, vmax=len(classes) - 0.5, alpha=0.22,
               interpolation="nearest", aspect="auto", zorder=0)
     ax.contour(gx, gy, z, levels=np.arange(len(classes)) + 0.5, colors=[BOUNDARY_COLOR], linewidths=1.2, zorder=1)
-    plot_multiclass_data(X, y, ax)
-    ax.set_xlim(extent[:2])
-    ax.set_ylim(extent[2:])
-    if title:
-        ax.set_title(title, y=TITLE_Y)
-    return ax
+    return _finish(X, y, classes, ax, extent, title)
 
 
 def plot_claims(
@@ -119,8 +103,7 @@ def plot_claims(
     >>> plt.close("all")
     """
     X, y, classes = _points(X, y)
-    ax = new_axes(ax)
-    gx, gy, grid = _grid(X, resolution)
+    ax, (gx, gy, grid), extent = _plane(X, ax, resolution)
     scores = np.asarray(scores_fn(grid), dtype=float)
     if scores.shape != (len(grid), len(classes)):
         raise ValueError(f"scores_fn must return shape (m, {len(classes)}), one score per class; got {scores.shape}")
@@ -129,18 +112,12 @@ def plot_claims(
     # Colour index: 0 .. K-1 the one claiming class, K unclaimed, K + 1 contested.
     z = np.where(n_claims == 1, np.argmax(claims, axis=1), np.where(n_claims == 0, len(classes), len(classes) + 1))
     colors = [*MULTICLASS_COLORS[: len(classes)], UNCLAIMED_COLOR, CONTESTED_COLOR]
-    extent = (gx.min(), gx.max(), gy.min(), gy.max())
     ax.imshow(z.reshape(gx.shape), origin="lower", extent=extent, cmap=ListedColormap(colors), vmin=-0.5,
               vmax=len(classes) + 1.5, alpha=0.3, interpolation="nearest", aspect="auto", zorder=0)
     for k in range(len(classes)):
         ax.contour(gx, gy, scores[:, k].reshape(gx.shape), levels=[0], colors=[MULTICLASS_COLORS[k]],
                    linewidths=1.4, linestyles="--", zorder=1)
-    plot_multiclass_data(X, y, ax)
-    ax.set_xlim(extent[:2])
-    ax.set_ylim(extent[2:])
-    if title:
-        ax.set_title(title, y=TITLE_Y)
-    return ax
+    return _finish(X, y, classes, ax, extent, title)
 
 
 def plot_confusion(y_true: ArrayLike, y_pred: ArrayLike, ax: Axes | None = None, *, title: str | None = None) -> Axes:
@@ -204,7 +181,11 @@ def update_states(run: MulticlassResult, X: ArrayLike) -> list[np.ndarray]:
     >>> len(states) == run.mistakes + 1, states[0].shape
     (True, (3, 3))
     """
-    Xt = np.column_stack([np.asarray(X, dtype=float), np.ones(len(X))])
+    return _states(run, _augmented(X))
+
+
+def _states(run: MulticlassResult, Xt: np.ndarray) -> list[np.ndarray]:
+    """:func:`update_states` on the augmented points ``(x_i, 1)``."""
     if run.mistakes and not run.history:
         raise ValueError("the run has no history: train it with record=True")
     states = [np.zeros((len(run.classes), Xt.shape[1]))]
@@ -232,11 +213,12 @@ def plot_update(run: MulticlassResult, X: ArrayLike, y: ArrayLike, k: int, ax: A
     'after 1 updates'
     >>> plt.close("all")
     """
-    V = _state(run, X, k)
+    Xt = _augmented(X)
+    V = _state(run, Xt, k)
     ax = plot_class_regions(lambda P: run.classes[np.argmax(P @ V[:, :-1].T + V[:, -1], axis=1)], X, y, ax,
                             title=f"after {k} updates")
     if k > 0:
-        ax.scatter(*np.asarray(X, dtype=float)[run.history[k - 1].index], s=180, facecolors="none",
+        ax.scatter(*Xt[run.history[k - 1].index, :-1], s=180, facecolors="none",
                    edgecolors="black", linewidths=1.8, zorder=5)
     return ax
 
@@ -252,8 +234,8 @@ def describe_update(run: MulticlassResult, X: ArrayLike, y: ArrayLike, k: int) -
     >>> describe_update(run, X, y, 0).endswith("2 of the 3 points lie outside their own class's region.")
     True
     """
-    V = _state(run, X, k)
-    Xt = np.column_stack([np.asarray(X, dtype=float), np.ones(len(X))])
+    Xt = _augmented(X)
+    V = _state(run, Xt, k)
     wrong = int(np.sum(run.classes[np.argmax(Xt @ V.T, axis=1)] != np.asarray(y)))
     ringed = f", the point of update {k} ringed" if k else ""
     return (f"The {len(run.classes)} classes with the regions of the multiclass perceptron after {k} of "
@@ -261,8 +243,13 @@ def describe_update(run: MulticlassResult, X: ArrayLike, y: ArrayLike, k: int) -
             "class's region.")
 
 
-def _state(run: MulticlassResult, X: ArrayLike, k: int) -> np.ndarray:
-    states = update_states(run, X)
+def _augmented(X: ArrayLike) -> np.ndarray:
+    """The points of a ``bias="one"`` run, ``(x_i, 1)``: the input every update figure starts from."""
+    return np.column_stack([np.asarray(X, dtype=float), np.ones(len(X))])
+
+
+def _state(run: MulticlassResult, Xt: np.ndarray, k: int) -> np.ndarray:
+    states = _states(run, Xt)
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < len(states):
         raise ValueError(f"k must be an update count from 0 to {len(states) - 1}, got {k!r}")
     return states[k]
@@ -276,6 +263,37 @@ def _points(X: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndar
     if len(classes) > len(MULTICLASS_COLORS):
         raise ValueError(f"at most {len(MULTICLASS_COLORS)} classes can be told apart by colour, got {len(classes)}")
     return X, y, classes
+
+
+def _scatter(X: np.ndarray, y: np.ndarray, classes: np.ndarray, ax: Axes, **kwargs) -> Axes:
+    """:func:`plot_multiclass_data` on checked points."""
+    style = {"s": 28, "edgecolors": "white", "linewidths": 0.6, "zorder": 3} | kwargs
+    for k, label in enumerate(classes):
+        pts = X[y == label]
+        ax.scatter(pts[:, 0], pts[:, 1], c=MULTICLASS_COLORS[k], marker=MULTICLASS_MARKERS[k],
+                   label=f"class {label}", **style)
+    ax.set_xlabel("x\u2081")
+    ax.set_ylabel("x\u2082")
+    ax.set_aspect("equal", adjustable="box")
+    return ax
+
+
+def _plane(X: np.ndarray, ax: Axes | None, resolution: int) -> tuple[Axes, tuple[np.ndarray, ...], tuple[float, ...]]:
+    """What a figure of the plane starts from: its axes, a grid over the checked points ``X`` (see
+    :func:`_grid`) and the grid's extent."""
+    gx, gy, grid = _grid(X, resolution)
+    return new_axes(ax), (gx, gy, grid), (gx.min(), gx.max(), gy.min(), gy.max())
+
+
+def _finish(X: np.ndarray, y: np.ndarray, classes: np.ndarray, ax: Axes, extent: tuple[float, ...],
+            title: str | None) -> Axes:
+    """What a figure of the plane ends with: the points on top, the view fitted to the grid, the title."""
+    _scatter(X, y, classes, ax)
+    ax.set_xlim(extent[:2])
+    ax.set_ylim(extent[2:])
+    if title:
+        ax.set_title(title, y=TITLE_Y)
+    return ax
 
 
 def _grid(X: np.ndarray, resolution: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

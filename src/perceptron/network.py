@@ -24,7 +24,7 @@ from ._validation import (
     check_X,
     check_Xy,
 )
-from .losses import _SCALAR_SLOPES, _slopes
+from .losses import _SCALAR_SLOPES, _logistic_values, _slopes
 from .results import NetworkRun, SGDResult, TwoLayerNetwork
 
 
@@ -89,6 +89,13 @@ def _trusted(net: TwoLayerNetwork, d: int) -> TwoLayerNetwork:
     return TwoLayerNetwork(V=V, beta=beta, w=w, b=b)
 
 
+def _checked(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike) -> tuple[TwoLayerNetwork, NDArray, NDArray]:
+    """The boundary of the functions that evaluate a given network on data: each argument checked once."""
+    Xa = check_X(X)
+    ya = check_signs(y, Xa.shape[0])
+    return _trusted(network, Xa.shape[1]), Xa, ya
+
+
 def _forward(net: TwoLayerNetwork, X: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     H = np.tanh(X @ net.V.T + net.beta)
     return H, H @ net.w + net.b
@@ -128,10 +135,8 @@ def network_loss(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike) -> float:
     >>> round(network_loss(net, [[1.0, 1.0], [-1.0, 1.0]], [1, -1]), 6)  # log 2: every score is 0
     0.693147
     """
-    Xa = check_X(X)
-    ya = check_signs(y, Xa.shape[0])
-    net = _trusted(network, Xa.shape[1])
-    return float(np.mean(np.logaddexp(0.0, -ya * _forward(net, Xa)[1])))
+    net, Xa, ya = _checked(network, X, y)
+    return float(np.mean(_logistic_values(ya * _forward(net, Xa)[1])))
 
 
 def network_gradient(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike) -> TwoLayerNetwork:
@@ -169,9 +174,8 @@ def network_gradient(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike) -> Tw
     >>> g.b, g.w.tolist(), g.V.tolist()
     (-0.5, [0.0, 0.0], [[0.0, 0.0], [0.0, 0.0]])
     """
-    Xa = check_X(X)
-    ya = check_signs(y, Xa.shape[0])
-    return _gradient(_trusted(network, Xa.shape[1]), Xa, ya)
+    net, Xa, ya = _checked(network, X, y)
+    return _gradient(net, Xa, ya)
 
 
 def network_gradient_check(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike, *, eps: float = 1e-6) -> float:
@@ -202,14 +206,12 @@ def network_gradient_check(network: TwoLayerNetwork, X: ArrayLike, y: ArrayLike,
     >>> network_gradient_check(net, [[1.0, 2.0], [-1.0, 0.5]], [1, -1]) < 1e-8
     True
     """
-    Xa = check_X(X)
-    ya = check_signs(y, Xa.shape[0])
-    net = _trusted(network, Xa.shape[1])
+    net, Xa, ya = _checked(network, X, y)
     eps, (J, d) = check_positive(eps, "eps"), net.V.shape
 
     def loss(t: NDArray[np.float64]) -> float:
         n = TwoLayerNetwork(V=t[: J * d].reshape(J, d), beta=t[J * d: J * d + J], w=t[J * d + J: -1], b=float(t[-1]))
-        return float(np.mean(np.logaddexp(0.0, -ya * _forward(n, Xa)[1])))
+        return float(np.mean(_logistic_values(ya * _forward(n, Xa)[1])))
 
     g, theta = _gradient(net, Xa, ya), np.concatenate([net.V.ravel(), net.beta, net.w, [net.b]])
     numeric = [(loss(theta + e) - loss(theta - e)) / (2 * eps) for e in eps * np.eye(theta.size)]
@@ -281,9 +283,7 @@ def train_network(
     (0, [1, 1, -1, -1])
     """
     Xa, ya = check_Xy(X, y)
-    eta = check_positive(eta, "eta")
-    epochs = check_epochs(epochs, "epochs")
-    scale = check_positive(scale, "scale")
+    eta, epochs, scale = check_positive(eta, "eta"), check_epochs(epochs, "epochs"), check_positive(scale, "scale")
     rng = np.random.default_rng(seed)
     if start is None:
         net = _draw(rng, Xa.shape[1], check_integer(n_hidden, "n_hidden", 1), scale)
@@ -298,7 +298,7 @@ def train_network(
         m = ya * _forward(now, Xa)[1]
         if not np.isfinite(m).all():
             raise diverged("a score")
-        return now, float(np.mean(np.logaddexp(0.0, -m))), int(np.sum(m <= 0))
+        return now, float(np.mean(_logistic_values(m))), int(np.sum(m <= 0))
 
     now, loss, errors = state()
     losses, counts, snapshots = [loss], [errors], [now] if record else []

@@ -11,6 +11,7 @@ from scipy.optimize import minimize
 
 from ._core import sgn
 from ._validation import check_bias, check_integer, check_positive, check_scalar, check_w, check_Xy
+from .losses import _hinge_values
 from .margins import _max_row_norm
 from .results import AdversaryRun, HingeBound, OnlinePass
 
@@ -27,7 +28,7 @@ def _augmented(X: NDArray[np.float64], bias: str) -> NDArray[np.float64]:
 
 
 def _bound(margins: NDArray[np.float64], radius: float, gamma: float, passes: int) -> tuple[float, float]:
-    slack_norm = float(np.linalg.norm(np.maximum(0.0, gamma - margins)))
+    slack_norm = float(np.linalg.norm(_hinge_values(margins, gamma)))
     return float(((radius + np.sqrt(passes) * slack_norm) / gamma) ** 2), slack_norm
 
 
@@ -102,7 +103,7 @@ def _best_gamma(margins: NDArray[np.float64], radius: float, passes: int) -> tup
     grid = np.linspace(top / 400, top, 400)
     values = np.empty((len(grid), len(margins)))
     for j, gamma in enumerate(grid):
-        slack_norm = np.linalg.norm(np.maximum(0.0, gamma - margins), axis=1)
+        slack_norm = np.linalg.norm(_hinge_values(margins, gamma), axis=1)
         values[j] = ((radius + np.sqrt(passes) * slack_norm) / gamma) ** 2
     return grid[np.argmin(values, axis=0)], values.min(axis=0)
 

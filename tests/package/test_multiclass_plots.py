@@ -21,6 +21,7 @@ from perceptron.multiclass_plots import (
     plot_class_regions,
     plot_confusion,
     plot_multiclass_data,
+    plot_update,
 )
 
 X = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0], [2.0, 2.0]])
@@ -97,7 +98,7 @@ def test_update_states_refuse_a_run_without_history_or_other_points():
 
 
 def test_plot_update_rings_the_point_and_describe_update_counts_the_wrong_points():
-    from perceptron.multiclass_plots import describe_update, plot_update
+    from perceptron.multiclass_plots import describe_update
 
     run = multiclass_train(X, y, record=True)
     assert "3 of the 4 points" in describe_update(run, X, y, 0)  # zero weights: all go to class 0
@@ -107,3 +108,19 @@ def test_plot_update_rings_the_point_and_describe_update_counts_the_wrong_points
     assert np.array_equal(ringed, X[run.history[0].index])
     with pytest.raises(ValueError, match="update count"):
         plot_update(run, X, y, run.mistakes + 1)
+
+
+@pytest.mark.parametrize("draw", [
+    lambda run: plot_multiclass_data(X, y),
+    lambda run: plot_class_regions(run.predict, X, y),
+    lambda run: plot_claims(lambda P: np.zeros((len(P), 3)), X, y),
+    lambda run: plot_update(run, X, y, 1),
+], ids=["data", "regions", "claims", "update"])
+def test_each_figure_checks_its_points_once(draw, monkeypatch):
+    from perceptron import multiclass_plots
+
+    calls = []
+    points = multiclass_plots._points
+    monkeypatch.setattr(multiclass_plots, "_points", lambda *a: calls.append(1) or points(*a))
+    draw(multiclass_train(X, y, record=True))
+    assert calls == [1]

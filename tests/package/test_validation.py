@@ -293,6 +293,17 @@ ONE_CALL = {
     "count_errors": lambda X, y: perceptron.count_errors(X, y, W),
     "loss_subgradient": lambda X, y: perceptron.loss_subgradient(X, y, W, loss="hinge"),
     "perceptron_criterion": lambda X, y: perceptron.perceptron_criterion(X, y, W),
+    "multiclass_train": lambda X, y: perceptron.multiclass_train(X, y),
+    "kesler_train": lambda X, y: perceptron.kesler_train(X, y),
+    "kesler_points": lambda X, y: perceptron.kesler_points(X, y),
+    "multiclass_margin": lambda X, y: perceptron.multiclass_margin(X, y),
+    "multiclass_mistake_bound": lambda X, y: perceptron.multiclass_mistake_bound(X, y),
+    "network_loss": lambda X, y: perceptron.network_loss(perceptron.init_network(2, 3), X, y),
+    "network_gradient": lambda X, y: perceptron.network_gradient(perceptron.init_network(2, 3), X, y),
+    "network_gradient_check": lambda X, y: perceptron.network_gradient_check(perceptron.init_network(2, 3), X, y),
+    "train_network": lambda X, y: perceptron.train_network(X, y, epochs=2),
+    "hinge_mistake_bound": lambda X, y: perceptron.hinge_mistake_bound(X, y, [1.0, 0.0, 0.0], 0.5),
+    "tightest_hinge_bound": lambda X, y: perceptron.tightest_hinge_bound(X, y, n_directions=20),
 }
 
 
