@@ -170,9 +170,11 @@ MINUTES  ?= 90
 plan: $(STAMP)
 	@$(BIN)/python -m coursebook.plan --sessions $(SESSIONS) --minutes $(MINUTES)
 
-# JupyterLab from .venv (pinned in the lock, with jupyterlab-myst) on the chapters, kernel = .venv's Python.
+# JupyterLab from .venv (pinned in the lock, with jupyterlab-myst) on the chapters, kernel = .venv's Python,
+# with the project's extension (labextensions/perceptron-folds: Run All keeps the solutions folded).
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) --ServerApp.default_url=/lab/tree/notebooks \
+		--LabApp.extra_labextensions_path=$(CURDIR)/labextensions \
 		$(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 bench: $(STAMP) browser

@@ -1,8 +1,7 @@
 """JupyterLab from .venv served on 127.0.0.1 for Playwright: start it, run a chapter, time a slider.
 
-Used by tests/environments/test_lab_sliders.py and benchmarks/lab_sliders.py (tests/environments/
-test_lab.py has its own fixture). Only the standard library is imported here; Playwright's page is
-passed in.
+Used by tests/environments/test_lab.py, test_lab_sliders.py and benchmarks/lab_sliders.py. Only the
+standard library is imported here; Playwright's page is passed in.
 """
 
 from __future__ import annotations
@@ -20,6 +19,8 @@ from pathlib import Path
 from urllib.request import urlopen
 
 ROOT = Path(__file__).resolve().parents[2]
+# The project's own JupyterLab extensions, which `make lab` and Binder's postBuild add too.
+LABEXTENSIONS = ROOT / "labextensions"
 
 # Render every cell (no windowing, so off-screen outputs are in the DOM) and never autosave.
 SETTINGS = {
@@ -59,7 +60,8 @@ def serve_lab(folder: Path, env: dict[str, str] | None = None) -> Iterator[tuple
                 "JUPYTER_RUNTIME_DIR": str(folder / ".runtime"), **(env or {})}
     log_path = folder / "lab.log"
     cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", "--ServerApp.port=0",
-           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={folder}", "--allow-root"]
+           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={folder}", "--allow-root",
+           f"--LabApp.extra_labextensions_path={LABEXTENSIONS}"]
     with log_path.open("w+") as log:
         server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=full_env, cwd=folder)
         try:
@@ -93,28 +95,44 @@ def wait_for_kernel(page, url: str, token: str, chapter: str) -> None:
     raise AssertionError(f"{chapter}: no kernel became idle in 120 s")
 
 
-def open_and_run_all(page, url: str, token: str, chapter: str, timeout_ms: int = 600_000) -> None:
-    """Open the chapter in a fresh workspace, run Run > Run All Cells, wait until every cell has run."""
-    from playwright.sync_api import Error as PlaywrightError
+# The prompts that show a count: a folded cell's (jupyter.source_hidden) prompt is empty.
+SHOWN_PROMPTS = """[...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+    .map(p => p.textContent.trim()).filter(Boolean)"""
+RUN_STARTED = f"() => {SHOWN_PROMPTS}.some(p => p !== '[ ]:')"
+RUN_OVER = f"() => {{ const p = {SHOWN_PROMPTS}; return p.length > 0 && p.every(t => /^\\[\\d+\\]:$/.test(t)); }}"
 
+
+def open_chapter(page, url: str, token: str, chapter: str) -> None:
+    """Open the chapter in a fresh workspace (only it open) and wait until its kernel is idle."""
     page.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?reset&token={token}", wait_until="domcontentloaded")
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+    # The kernel starts by itself (autoStartDefaultKernel); should JupyterLab still ask, accept.
     wait_for_kernel(page, url, token, chapter)
+
+
+def open_and_run_all(page, url: str, token: str, chapter: str, timeout_ms: int = 600_000) -> None:
+    """Open the chapter (:func:`open_chapter`) and :func:`run_all`."""
+    open_chapter(page, url, token, chapter)
+    run_all(page, url, token, chapter, timeout_ms)
+
+
+def run_all(page, url: str, token: str, chapter: str, timeout_ms: int = 600_000) -> None:
+    """Run > Run All Cells in the open chapter, then wait until every cell whose prompt shows has run and
+    the kernel is idle (a folded cell's prompt is empty: a test of folded cells waits for their outputs)."""
+    from playwright.sync_api import Error as PlaywrightError
+
     for _ in range(4):  # a click before the notebook is wired to its kernel is dropped: repeat it
         page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
         page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
         try:
-            page.wait_for_function(r"""() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
-                .some(p => !/^\[ \]:$/.test(p.textContent.trim()))""", timeout=20_000, polling=250)
+            page.wait_for_function(RUN_STARTED, timeout=20_000, polling=250)
             break
-        except PlaywrightError:
+        except PlaywrightError:  # a timeout (TimeoutError is one) or a page not ready: click again
             continue
     else:
         raise AssertionError(f"{chapter}: Run All Cells started no cell")
-    page.wait_for_function(r"""() => {
-        const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
-        return prompts.length > 0 && prompts.every(p => /^\[\d+\]:$/.test(p.textContent.trim()));
-    }""", timeout=timeout_ms, polling=500)
+    page.wait_for_function(RUN_OVER, timeout=timeout_ms, polling=500)
+    wait_for_kernel(page, url, token, chapter)
 
 
 def shutdown_kernels(url: str, token: str) -> None:

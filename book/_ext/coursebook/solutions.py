@@ -19,9 +19,11 @@ to nothing, would show its source ````` ```{solution-end} ````` once Run All has
 between the gates collapsed (``jupyter.source_hidden``, and ``outputs_hidden`` for code), and the
 closing cell too when it holds the solution's last words before the gate. A closing cell that holds
 the gate alone stays open: jupyterlab-myst renders it to nothing, while collapsed JupyterLab would show
-its first line, the gate's source. JupyterLab opens a collapsed Markdown cell again when it runs it
-(Run All); code cells stay collapsed. myst-nb ignores these keys; the Jupyter-native export sets the
-same ones.
+its first line, the gate's source. JupyterLab itself unfolds every cell it runs, whatever these keys say
+(a code cell's new output, a Markdown cell's text): the project's JupyterLab extension
+``labextensions/perceptron-folds``, which ``make lab`` and Binder's ``postBuild`` add, folds such a
+cell again, so Run All leaves the solutions folded. myst-nb ignores these keys; the Jupyter-native
+export sets the same ones.
 
     python -m coursebook.solutions          # fold the gated solutions of every chapter
     python -m coursebook.solutions --check  # exit 1 if a chapter's solution is not folded
