@@ -22,19 +22,4 @@ def half_bias_update(x, y, w, b, eta):
     return np.asarray(w, dtype=float) + eta * y * np.asarray(x, dtype=float), b + 0.5 * eta * y
 
 
-PATCHES = {"margin_rule": margin_rule, "half_bias_update": half_bias_update}  # and homework 4's below
-
-
-def polynomial_loss(params, x, y):
-    """A loss of the parameters alone, put in place of homework 4's ``point_loss``: its gradient is known."""
-    V, beta, w = (np.asarray(params[k], dtype=float) for k in ("V", "beta", "w"))
-    return float(np.sum(V**2) + np.sum(beta**3) / 3 + 2 * np.sum(w) + 0.5 * float(params["b"]) ** 2)
-
-
-def polynomial_loss_gradient(params):
-    """The gradient of :func:`polynomial_loss`: ``2 V``, ``beta**2``, ``2`` for every ``w_j`` and ``b``."""
-    V, beta, w = (np.asarray(params[k], dtype=float) for k in ("V", "beta", "w"))
-    return {"V": 2 * V, "beta": beta**2, "w": np.full_like(w, 2.0), "b": float(params["b"])}
-
-
-PATCHES["polynomial_loss"] = polynomial_loss
+PATCHES = {"margin_rule": margin_rule, "half_bias_update": half_bias_update}

@@ -18,7 +18,6 @@ import numpy as np
 import perceptron
 from perceptron.datasets import make_overlapping
 
-from ..patches import polynomial_loss_gradient
 from . import NOTHING_OF_THE_PACKAGE as OWN
 from . import PUBLIC_SECRET, call, check, fingerprint, rng_for, value
 
@@ -152,6 +151,25 @@ def backprop_ref(p: dict, x, y, name: str) -> dict:
     slope = 1.0 - h * h if name == "tanh" else h * (1.0 - h)
     g = s * np.asarray(p["w"]) * slope
     return {"V": np.outer(g, x), "beta": g, "w": s * h, "b": float(s)}
+
+
+def numeric_ref(p: dict, x, y, eps: float, name: str) -> dict:
+    """Central differences of one point's logistic loss with the step ``eps``."""
+    def loss(q):
+        return float(np.logaddexp(0.0, -y * forward_ref(q, x, name)[1]))
+
+    grad = {}
+    for key in ("V", "beta", "w", "b"):
+        value = np.array(p[key], dtype=float)
+        g = np.zeros_like(value)
+        for i in np.ndindex(value.shape):
+            up, down = value.copy(), value.copy()
+            up[i] += eps
+            down[i] -= eps
+            as_param = (lambda a: a) if value.ndim else float
+            g[i] = (loss({**p, key: as_param(up)}) - loss({**p, key: as_param(down)})) / (2 * eps)
+        grad[key] = g if value.ndim else float(g)
+    return grad
 
 
 def random_params(rng, J: int = 2, d: int = 2) -> dict:
@@ -566,19 +584,21 @@ def test_forward_and_backprop_match_reference(rng, v):
 
 @check("q5", hidden=True)
 def test_numeric_gradient_differentiates_point_loss(rng, v):
-    # The grader puts a loss of its own in place of point_loss: a numeric_gradient that moves
-    # each parameter and differences point_loss finds its gradient; one that returns backprop does not.
-    cases = [(random_params(rng, 2, 2), rng.normal(size=2), 1) for _ in range(3)]
+    # With a large step the central differences are far from the exact gradient: a numeric_gradient
+    # that moves each parameter by eps and differences the loss finds them; one that returns backprop
+    # (or ignores eps) does not.
+    cases = [(random_params(rng, 2, 2), rng.normal(size=2), int(rng.choice([-1, 1])), float(eps))
+             for eps in (0.5, 0.8, 1.0)]
 
     def verdict(out):
-        for (p, _, _), g in zip(cases, out):
-            ref = polynomial_loss_gradient(p)
+        for (p, x, y, eps), g in zip(cases, out):
+            ref = numeric_ref(p, x, y, eps, v["activation"])
             for name in ("V", "beta", "w", "b"):
-                assert np.allclose(g[name], ref[name], atol=1e-5), (
-                    "numeric_gradient does not difference point_loss, one parameter at a time")
+                assert np.allclose(g[name], ref[name], atol=1e-9), (
+                    f"numeric_gradient with eps = {eps} does not difference point_loss, one entry at a time, "
+                    "by +eps and -eps")
 
-    return [call("numeric_gradient", *case, forbid=OWN, patch={"point_loss": "polynomial_loss"})
-            for case in cases], verdict
+    return [call("numeric_gradient", p, x, y, eps=eps, forbid=OWN) for p, x, y, eps in cases], verdict
 
 
 @check("q5", hidden=True)
