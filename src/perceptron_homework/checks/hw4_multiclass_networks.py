@@ -60,15 +60,9 @@ ACTIVATION_TEXT = {
                r"is $\sigma(t)\,(1 - \sigma(t))$",
 }
 # The master's solution lines, one per variant (rendered into the answer key).
-MISTAKE_CODE = {
-    "margin": "scores[y] <= np.max(np.delete(scores, y))",
-    "predict": "int(np.argmax(scores)) != y",
-}
-RIVAL_CODE = {
-    "earlier": "others[np.argmax(scores[others])]",
-    "later": "others[len(others) - 1 - np.argmax(scores[others][::-1])]",
-}
-CONFUSION_CODE = {"true": "C[t, p] += 1", "predicted": "C[p, t] += 1"}
+MISTAKE_CODE = {"margin": "scores[y] <= top", "predict": "int(np.argmax(scores)) != y"}
+TIE_INDEX = {"earlier": "0", "later": "-1"}
+CONFUSION_INDEX = {"true": "t, p", "predicted": "p, t"}
 ACTIVATION_CODE = {"tanh": "np.tanh(t)", "sigmoid": "1.0 / (1.0 + np.exp(-t))"}
 DERIVATIVE_CODE = {"tanh": "1.0 - h * h", "sigmoid": "h * (1.0 - h)"}
 
@@ -252,8 +246,8 @@ def variant(secret: str) -> dict:
     v.update(
         rule_text=RULE_TEXT[v["rule"]], tie_text=TIE_TEXT[v["tie"]], rows_text=ROWS_TEXT[v["rows"]],
         lms_text=LMS_TEXT[v["lms_factor"]], activation_text=ACTIVATION_TEXT[v["activation"]],
-        mistake_code=MISTAKE_CODE[v["rule"]], rival_code=RIVAL_CODE[v["tie"]],
-        confusion_code=CONFUSION_CODE[v["rows"]], lms_factor_code="" if v["lms_factor"] == 1 else "2 * ",
+        mistake_code=MISTAKE_CODE[v["rule"]], tie_index=TIE_INDEX[v["tie"]],
+        confusion_index=CONFUSION_INDEX[v["rows"]], lms_step_code="eta" if v["lms_factor"] == 1 else "2 * eta",
         activation_code=ACTIVATION_CODE[v["activation"]], derivative_code=DERIVATIVE_CODE[v["activation"]],
         points_X=str(X.astype(int).tolist()), points_y=str(y.tolist()),
         q1_V=str(q1.tolist()), q1_mistake=str(is_mistake_ref([0.0, 0.0, 0.0], 0, v["rule"])),
