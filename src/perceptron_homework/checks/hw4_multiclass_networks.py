@@ -275,6 +275,8 @@ def test_multiclass_update_small_example(rng, v):
 
     def verdict(out):
         V, _ = out[0]
+        assert not np.array_equal(V, V0), (
+            "from V = 0 every score is 0: read the mistake rule again to decide whether (x, 1) is a mistake")
         assert np.allclose(V, expected), (
             f"expected V = {expected.tolist()} after a mistake on (x, 1) from V = 0, got {np.asarray(V).tolist()}: "
             "which class is the rival on a tie?")
@@ -397,13 +399,16 @@ def test_train_multiclass_stops_after_max_epochs(rng, v):
 
 @check("q2", hidden=True)
 def test_points_mistakes_counts_the_notebooks_run(rng, v):
+    # The count earns its point only with a train_multiclass that makes it (the right number is no guess).
     X, y = points_data(v)  # the notebook's data
-    _, count = train_ref(X, y, N_CLASSES, v)
+    ref, count = train_ref(X, y, N_CLASSES, v)
 
     def verdict(out):
+        V, mistakes = out[1]
+        assert mistakes == count and np.allclose(V, ref), "train_multiclass is wrong on the notebook's points"
         assert out[0] == count, "points_mistakes is not the number of updates on the notebook's points"
 
-    return [value("points_mistakes")], verdict
+    return [value("points_mistakes"), call("train_multiclass", X, y, N_CLASSES, forbid=OWN)], verdict
 
 
 # ------------------------------------------------------------------ q3: confusion and one-vs-all
