@@ -87,6 +87,8 @@ SIGN_ERROR_FAILS = [*names_of("hw1_perceptron", "q2"), "test_train_small_example
 TRAIN_BODY = "    X, y = np.asarray(X, dtype=float), np.asarray(y)\n    w, b, mistakes"
 DELEGATION_FAILS = ["test_train_small_example", "test_train_matches_reference_on_random_data",
                     "test_train_visits_points_in_order", "test_training_stops_after_max_epochs"]
+NUMERIC_DOC = '    """Return the central finite differences of point_loss, one entry at a time."""\n'
+BACKPROP_RETURN = "    return backprop(params, x, y)\n"
 POCKET_RAISES = [("    best_w, best_b, best_errors = w.copy(), b, len(y)\n", "    raise RuntimeError('not done')\n")]
 
 # The attacks. Each one ends by breaking the notebook's answers if it got anywhere, so that a
@@ -231,6 +233,14 @@ FAKES = [
                        "max_epochs=max_epochs)\n    return r.w, r.b, r.mistakes\n" + TRAIN_BODY)],
          ["test_train_visits_points_in_order"]),
     fake("hw3_convergence", "pocket_raises", POCKET_RAISES, names_of("hw3_convergence", "q5")),
+    # The later class as the rival on a tie: from V = 0 every score ties, so the update, the
+    # training loop and the count all change; not the update on random real scores (no ties).
+    fake("hw4_multiclass_networks", "later_class_on_a_tie", [("rival = tied[0]", "rival = tied[-1]")],
+         [*names_of("hw4_multiclass_networks", "q2"), "test_multiclass_update_small_example",
+          "test_multiclass_update_on_ties"]),
+    # A gradient check that returns backprop's gradient instead of differencing the loss.
+    fake("hw4_multiclass_networks", "gradient_check_returns_backprop", [(NUMERIC_DOC, NUMERIC_DOC + BACKPROP_RETURN)],
+         ["test_numeric_gradient_differentiates_point_loss", "test_gradient_gap_is_measured"]),
     *attack_fakes("hw2_linear_classifiers", SGN, SGN_FAILS),
     *attack_fakes("hw1_perceptron", SIGN_ERROR, SIGN_ERROR_FAILS),
     *attack_fakes("hw3_convergence", POCKET_RAISES, names_of("hw3_convergence", "q5"), REBIND_HW3),
@@ -532,6 +542,16 @@ RANDOM_TESTS = {
                        "test_update_weights_match_reference", "test_update_bias_matches_reference",
                        "test_train_matches_reference_on_random_data", "test_train_visits_points_in_order",
                        "test_training_stops_after_max_epochs"},
+    # Homework 4's public q2 and q5 checks, and the hidden test of the count, call the student's
+    # functions on the variant's data, which the secret draws too.
+    "hw4_multiclass_networks": {"test_multiclass_update_matches_reference", "test_multiclass_update_on_ties",
+                                "test_points_mistakes", "test_train_multiclass_matches_reference",
+                                "test_train_multiclass_stops_after_max_epochs",
+                                "test_points_mistakes_counts_the_notebooks_run", "test_confusion_matches_reference",
+                                "test_lms_step_weights_match_reference", "test_lms_step_bias_matches_reference",
+                                "test_lms_steps_on_correct_points", "test_network_gradient_check",
+                                "test_forward_and_backprop_match_reference",
+                                "test_numeric_gradient_differentiates_point_loss", "test_gradient_gap_is_measured"},
     "hw3_convergence": {"test_radius_matches_reference", "test_augment_on_random_data", "test_bound_matches_reference",
                         "test_pocket_matches_reference_on_overlapping_data", "test_pocket_on_separable_data"},
 }

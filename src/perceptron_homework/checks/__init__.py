@@ -113,7 +113,7 @@ class Check:
 
 
 REGISTRY: dict[str, dict[str, Check]] = {}
-ASSIGNMENTS = ("hw1_perceptron", "hw2_linear_classifiers", "hw3_convergence")
+ASSIGNMENTS = ("hw1_perceptron", "hw2_linear_classifiers", "hw3_convergence", "hw4_multiclass_networks")
 
 
 def check(question: str, *, hidden: bool = False):

@@ -1,0 +1,296 @@
+"""Homework 4 (several classes, networks): its variants, its formative public checks, constant answers.
+
+The tests of tests/homework/test_homework.py run on homework 4 as on the others (they parametrise
+over ``checks.ASSIGNMENTS``); these are the ones homework 1 has in test_formative_checks.py and
+test_publishing.py. Each common wrong answer below is planted in the answer key that ``otter
+assign`` writes, the notebook's cells are run in this process, and both forms of the question's
+public test must fail with a message that names the problem and does not give the answer away:
+the one in the student notebook (what ``grader.check`` runs) and its twin in
+``perceptron_homework.checks`` (what grading runs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+from perceptron_homework import checks, grading
+from perceptron_homework.build import build
+from perceptron_homework.checks import hw4_multiclass_networks as hw4
+
+ROOT = Path(__file__).resolve().parents[2]
+MASTERS = ROOT / "notebooks" / "homework"
+HW4 = hw4.ASSIGNMENT
+PRIVATE = 'Tulip$Rose&"8831'
+
+pytestmark = pytest.mark.filterwarnings("ignore:Traits should be given as instances:DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def variants(tmp_path_factory) -> dict[str, Path]:
+    """Homework 4 built twice, as `make homework PUBLIC=1` and under a private secret."""
+    out = tmp_path_factory.mktemp("hw4")
+    secrets = {"public": checks.PUBLIC_SECRET, "private": PRIVATE}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        built = pool.map(lambda kv: build(MASTERS / f"{HW4}.ipynb", out / kv[0], secret=kv[1], run_tests=False),
+                         secrets.items())
+    return dict(zip(secrets, built))
+
+
+def key_cells(built: Path) -> list[str]:
+    key = nbformat.read(built / "autograder" / f"{HW4}.ipynb", as_version=4)
+    # Everything but otter's own cells and the setup cell (this process has the package).
+    return [c.source for c in key.cells if c.cell_type == "code" and "otter" not in c.source
+            and not c.source.startswith(("# Setup:", "grader.")) and "BEGIN TEST CONFIG" not in c.source]
+
+
+def run(cells: list[str], edits: tuple[tuple[str, str], ...] = ()) -> dict:
+    """Run the notebook's cells (with ``edits`` applied) in a fresh namespace."""
+    env: dict = {"__name__": "__main__"}
+    for source in cells:
+        for old, new in edits:
+            source = source.replace(old, new)
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(source, "<cell>", "exec"), env)  # noqa: S102 - a notebook cell
+    return env
+
+
+def notebook_test(built: Path, question: str, env: dict) -> tuple[bool, str]:
+    """Run the student notebook's public test of ``question``, as grader.check does."""
+    from otter.test_files.exception_test import ExceptionTestFile
+
+    student = json.loads((built / "student" / f"{HW4}.ipynb").read_text())
+    test_file = ExceptionTestFile.from_string(student["metadata"]["otter"]["tests"][question], path=question)
+    test_file.run(dict(env))
+    results = test_file.test_case_results
+    return all(r.passed for r in results), "\n".join(r.message or "" for r in results)
+
+
+def twin_test(question: str, env: dict) -> tuple[bool, str]:
+    (name,) = [n for n, c in checks.checks(HW4).items() if c.question == question and not c.hidden]
+    try:
+        checks.run_here(HW4, name, env, secret=checks.PUBLIC_SECRET)
+    except AssertionError as exc:
+        return False, str(exc)
+    return True, ""
+
+
+def hidden_passed(env: dict, secret: str) -> list[str]:
+    passed = []
+    for name, c in checks.checks(HW4).items():
+        if c.hidden:
+            try:
+                checks.run_here(HW4, name, dict(env), secret=secret)
+                passed.append(name)
+            except AssertionError:
+                pass
+    return passed
+
+
+# ------------------------------------------------------------------------------ variants of the task
+
+
+def test_every_private_variant_changes_every_rule_deterministically():
+    public = checks.variant(HW4, checks.PUBLIC_SECRET)
+    assert (public["rule"], public["tie"], public["rows"], public["lms_factor"], public["activation"]) == (
+        "margin", "earlier", "true", 1, "tanh")
+    seen = set()
+    for k in range(12):
+        v = checks.variant(HW4, f"secret {k}")
+        assert v == checks.variant(HW4, f"secret {k}")  # a function of the secret
+        assert (v["rule"], v["tie"]) != ("margin", "earlier")
+        assert (v["rows"], v["lms_factor"], v["activation"]) == ("predicted", 2, "sigmoid")
+        assert v["points_seed"] != public["points_seed"] and hw4._fits(v)
+        seen.add((v["rule"], v["tie"]))
+    assert seen == set(hw4.PRIVATE_RULES)
+
+
+def test_the_public_data_are_the_books_and_the_reference_is_the_packages():
+    """Under the book's rules the grader's reference loop is ``perceptron.multiclass_train`` (bias "one")."""
+    import perceptron
+
+    v = checks.variant(HW4, checks.PUBLIC_SECRET)
+    assert hw4._fits(v)
+    X, y = hw4.points_data(v)
+    V, mistakes = hw4.train_ref(X, y, 3, v)
+    run_ = perceptron.multiclass_train(X, y)
+    assert mistakes == run_.mistakes == 5 and np.array_equal(V, np.column_stack([run_.W, run_.b]))
+    rng = np.random.default_rng(0)
+    for K, d in ((3, 2), (5, 4)):
+        Xr, yr = hw4._multiclass_data(rng, 40, K, d)
+        V, mistakes = hw4.train_ref(Xr, yr, K, v)
+        run_ = perceptron.multiclass_train(Xr, yr)
+        assert mistakes == run_.mistakes and np.allclose(V, np.column_stack([run_.W, run_.b]))
+    p, x, y1 = hw4.net_data(v)
+    net = perceptron.TwoLayerNetwork(V=p["V"], beta=p["beta"], w=p["w"], b=p["b"])
+    g = perceptron.network_gradient(net, [x], [y1])
+    ours = hw4.backprop_ref(p, x, y1, "tanh")
+    assert np.allclose(g.V, ours["V"]) and np.allclose(g.beta, ours["beta"]) and np.allclose(g.w, ours["w"])
+    assert np.isclose(g.b, ours["b"])
+
+
+def test_the_student_notebook_states_its_variants_task(variants):
+    public = (variants["public"] / "student" / f"{HW4}.ipynb").read_text()
+    private = (variants["private"] / "student" / f"{HW4}.ipynb").read_text()
+    v = checks.variant(HW4, PRIVATE)
+    assert "{{" not in public and "{{" not in private and "Tulip" not in private
+    public_v = checks.variant(HW4, checks.PUBLIC_SECRET)
+    changed = [k for k in ("rule_text", "tie_text", "rows_text", "lms_text", "activation_text") if v[k] != public_v[k]]
+    assert len(changed) >= 4
+    for key in changed:
+        assert json.dumps(v[key])[1:-1] in private and json.dumps(v[key])[1:-1] not in public, key
+    assert v["points_X"] in private and f"random_state={v['line_seed']}" in private
+
+
+def test_the_public_masters_code_fails_a_private_variant(variants, tmp_path):
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    for name, folder in variants.items():
+        shutil.copy(folder / "autograder" / f"{HW4}.ipynb", keys / f"{name}_key.ipynb")
+    scores = {}
+    for name, folder in variants.items():
+        reports = grading.grade(sorted(keys.glob("*.ipynb")), folder / "autograder" / f"{HW4}-autograder.zip", jobs=2)
+        for path, report in reports.items():
+            assert report["status"] == "ok", report
+            scores[name, Path(path).stem] = sum(report["questions"].values())
+    print(f"hw4 scores (zip, key): {scores}")
+    assert scores["public", "public_key"] == scores["private", "private_key"] == 16
+    assert scores["private", "public_key"] <= 4  # the public master's solutions lose nearly everything
+    assert scores["public", "private_key"] <= 4
+
+
+# -------------------------------------------------------------------------- formative public checks
+
+UPDATE_COPY = "V, x = np.array(V, dtype=float), np.asarray(x, dtype=float)"
+TRAIN_BODY = "    X = np.asarray(X, dtype=float)\n    Xt = np.column_stack"
+LMS_RETURN = "return w + step * e * np.asarray(x, dtype=float), b + step * e"
+LMS_ERROR = "    e = y - (np.dot(w, x) + b)\n"
+NUMERIC_MOVE = "            moved = value.copy()\n"
+WRONG = {
+    "in_place_update": ("q1", [(UPDATE_COPY, "V, x = np.asarray(V), np.asarray(x, dtype=float)")],
+                        "changed the array V it was given"),
+    "later_class_on_a_tie": ("q1", [("rival = tied[0]", "rival = tied[-1]")], "which class is the rival on a tie"),
+    "tie_is_no_mistake": ("q1", [("if not (scores[y] <= top)", "if not (scores[y] < top)")],
+                          "read the mistake rule again"),
+    "wrong_rule_in_training": ("q2", [("rival = tied[0]", "rival = tied[-1]")], "wrong number of mistakes"),
+    "guessed_count": ("q2", [("V_points, points_mistakes = train_multiclass(X_points, y_points, 3)",
+                              "V_points, points_mistakes = train_multiclass(X_points, y_points, 3)[0], 4")],
+                      "is not the count train_multiclass returned"),
+    "library_trainer": ("q2", [(TRAIN_BODY, "    import perceptron as pc\n    r = pc.multiclass_train(X, y, "
+                                "max_epochs=max_epochs)\n    return np.column_stack([r.W, r.b]), r.mistakes\n"
+                                + TRAIN_BODY)], "yourself"),
+    "transposed_confusion": ("q3", [("C[t, p] += 1", "C[p, t] += 1")], "the wrong way round"),
+    "inconsistent_answers": ("q3", [("ova_errors = int(ova_confusion.sum() - np.trace(ova_confusion))",
+                                     "ova_errors = int(np.trace(ova_confusion))")], "does not agree with your"),
+    "in_place_lms_step": ("q4", [(LMS_RETURN, "w += step * e * np.asarray(x, dtype=float)\n    return w, b + step * e")],
+                          "changed the array w it was given"),
+    "perceptron_rule_in_lms": ("q4", [(LMS_ERROR, LMS_ERROR + "    if y * (np.dot(w, x) + b) > 0:\n        return w, b\n")],
+                               "LMS steps on every point"),
+    "numeric_gradient_in_place": ("q5", [(NUMERIC_MOVE, "            moved = params[name] if value.ndim else value.copy()\n")],
+                                  "changed the parameters it was given"),
+    "wrong_derivative": ("q5", [("(1.0 - h * h)", "(1.0 - h)")], "backprop and numeric_gradient disagree"),
+}
+
+
+def test_the_answer_key_passes_every_public_check(variants):
+    env = run(key_cells(variants["public"]))
+    for question in ("q1", "q2", "q3", "q4", "q5"):
+        assert notebook_test(variants["public"], question, env)[0], question
+        assert twin_test(question, env) == (True, ""), question
+
+
+@pytest.mark.parametrize("wrong", sorted(WRONG))
+def test_public_check_catches_a_common_wrong_answer_without_giving_it_away(variants, wrong):
+    question, edits, reason = WRONG[wrong]
+    cells = key_cells(variants["public"])
+    for old, _ in edits:
+        assert sum(c.count(old) for c in cells) == 1, f"edit target not unique: {old!r}"
+    env = run(cells, tuple(edits))
+    for passed, message in (notebook_test(variants["public"], question, env), twin_test(question, env)):
+        assert not passed, f"{wrong}: the public check of {question} passed"
+        assert reason in message, message
+        if question in ("q2", "q3"):  # the right counts (5 mistakes, 22 errors) are not in the feedback
+            assert not re.search(r"\b(5|22)\b", message), message
+
+
+CONSTANT_ANSWERS = """
+def multiclass_update(V, x, y):
+    return np.array(V, dtype=float), {mistake}
+def train_multiclass(X, y, n_classes, max_epochs=1000):
+    return np.zeros((n_classes, np.shape(X)[1] + 1)), 5
+def confusion(y_true, y_pred, n_classes):
+    return np.eye(n_classes, dtype=int) * 20
+def lms_step(x, y, w, b, eta):
+    return np.array(w, dtype=float), b
+def forward(params, x):
+    return np.zeros(len(params["beta"])), 0.0
+def backprop(params, x, y):
+    return {{k: np.zeros(np.shape(v)) for k, v in params.items()}}
+def numeric_gradient(params, x, y, eps=1e-6):
+    return {{k: np.zeros(np.shape(v)) for k, v in params.items()}}
+"""
+
+
+@pytest.mark.parametrize("secret", [checks.PUBLIC_SECRET, "a private secret"])
+@pytest.mark.parametrize("mistake", [True, False])
+def test_constant_answers_earn_nothing_from_the_hidden_tests(mistake, secret):
+    env: dict = {"np": np}
+    exec(CONSTANT_ANSWERS.format(mistake=mistake), env)  # noqa: S102 - the answer cells
+    env.update(points_mistakes=5, ova_confusion=np.eye(3, dtype=int) * 20, ova_errors=0, gradient_gap=1e-9)
+    hidden = [n for n, c in checks.checks(HW4).items() if c.hidden]
+    assert len(hidden) == 13
+    assert hidden_passed(env, secret) == []
+
+
+def test_the_hidden_tests_can_pass_and_aim_at_their_question(variants):
+    """The public key passes all 13 hidden tests; with the LMS step of the other loss put in, it
+    fails exactly q4's three."""
+    key = run(key_cells(variants["public"]))
+    hidden = {n for n, c in checks.checks(HW4).items() if c.hidden}
+    assert set(hidden_passed(key, checks.PUBLIC_SECRET)) == hidden
+    exec("def lms_step(x, y, w, b, eta):\n    e = y - (np.dot(w, x) + b)\n"  # noqa: S102 - an answer cell
+         "    return w + 2 * eta * e * np.asarray(x, dtype=float), b + 2 * eta * e\n", key)
+    failed = hidden - set(hidden_passed(key, checks.PUBLIC_SECRET))
+    assert failed == {n for n in hidden if checks.checks(HW4)[n].question == "q4"}
+
+
+# ----------------------------------------------------------------- the student notebook as handed out
+
+
+def test_the_student_notebook_runs_in_order_in_a_fresh_environment_without_otter(variants, tmp_path):
+    """As homework 1's test in test_formative_checks.py: a fresh virtual environment, the setup cell
+    installs the package from this checkout and otter, every cell runs and every grader.check passes."""
+    built = variants["public"]
+    student = json.loads((built / "student" / f"{HW4}.ipynb").read_text())
+    key = json.loads((built / "autograder" / f"{HW4}.ipynb").read_text())
+    answers, solutions = (
+        [c for c in nb["cells"] if c["cell_type"] == "code" and tag in c["metadata"].get("tags", [])]
+        for nb, tag in ((student, "otter_answer_cell"), (key, "otter_assign_solution_cell")))
+    assert len(answers) == len(solutions) == 5
+    for answer, solution in zip(answers, solutions):
+        answer["source"] = solution["source"]
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / f"{HW4} (1).ipynb").write_text(json.dumps(student))
+    venv = tmp_path / "venv"
+    base = Path(sys.base_prefix) / "bin" / "python3"
+    subprocess.run([str(base), "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    env = {k: v for k, v in __import__("os").environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PERCEPTRON_INSTALL_FROM"] = str(ROOT)
+    done = subprocess.run([python, str(Path(__file__).with_name("run_cells.py")), f"{HW4} (1).ipynb"], cwd=work,
+                          capture_output=True, text=True, check=False, env=env, timeout=1800)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    checks_run = [line for line in done.stdout.splitlines() if line.startswith("check ")]
+    assert len(checks_run) == 5 and all("All test cases passed" in line for line in checks_run), done.stdout
