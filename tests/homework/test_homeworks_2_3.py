@@ -166,6 +166,12 @@ def test_the_public_masters_code_fails_every_private_variant(assignment):
     print(f"{assignment}: (public key, public code in the private notebook) out of {POINTS[assignment]}: {scores}")
     for combination, (public_key, pasted) in scores.items():
         assert public_key <= POINTS[assignment] * 2 // 3 and pasted <= POINTS[assignment] * 3 // 4, combination
+    # What book/homework.md states: the range over the private variants, of each measure.
+    ranges = tuple((min(s[k] for s in scores.values()), max(s[k] for s in scores.values())) for k in (0, 1))
+    assert ranges == STATED[assignment]
+
+
+STATED = {HW2: ((4, 7), (4, 7)), HW3: ((1, 3), (4, 6))}
 
 
 @pytest.fixture(scope="module")
