@@ -69,3 +69,47 @@ def notebook_file(assignment: str, folder: str | os.PathLike = ".") -> str:
         "public tests from its .ipynb file, so save the notebook (File > Save) in the folder the "
         "kernel runs in, then run this cell again"
     )
+
+
+# The library functions a "write it yourself" question must not call (the public tests' watch;
+# grading forbids ``perceptron_homework.checks.NOTHING_OF_THE_PACKAGE`` in the student's process).
+LIBRARY = ("perceptron", "sklearn")
+
+
+def library_calls(function, *args, library: tuple[str, ...] = LIBRARY, **kwargs):
+    """Call ``function(*args, **kwargs)``; return its result and the library functions it called.
+
+    ``library`` names the watched modules (a name watches its submodules too): a question that
+    allows ``perceptron.max_margin`` but not ``perceptron.mistake_bound`` watches ``perceptron.bounds``.
+
+    A public test uses it to tell a student, while they work, that their function hands the
+    question to the package (``perceptron.prototype``, ``perceptron.pocket``...) instead of
+    implementing it. The watch is a profile hook: a deterrent, as the grader's own.
+
+    Examples
+    --------
+    >>> import perceptron
+    >>> library_calls(perceptron.radius, [[3.0, 4.0]])[1][:1]
+    ['perceptron.margins.radius']
+    >>> library_calls(perceptron.radius, [[3.0, 4.0]], library=("perceptron.bounds",))
+    (5.0, [])
+    >>> library_calls(max, [1, 2])
+    (2, [])
+    """
+    import sys
+
+    called: list[str] = []
+    below = tuple(f"{name}." for name in library)
+
+    def watch(frame, event, arg):
+        module = frame.f_globals.get("__name__", "")
+        if event == "call" and isinstance(module, str) and (module in library or module.startswith(below)):
+            called.append(f"{module}.{frame.f_code.co_name}")
+
+    previous = sys.getprofile()
+    sys.setprofile(watch)
+    try:
+        result = function(*args, **kwargs)
+    finally:
+        sys.setprofile(previous)
+    return result, called

@@ -16,3 +16,21 @@ def hw1(tmp_path_factory) -> Path:
 
     return build(ROOT / "notebooks" / "homework" / "hw1_perceptron.ipynb", tmp_path_factory.mktemp("hw1"),
                  run_tests=False)
+
+
+@pytest.fixture(scope="session")
+def hw2(tmp_path_factory) -> Path:
+    """Homework 2 (four autograded questions), built with the public secret: its folder."""
+    from perceptron_homework.build import build
+
+    return build(ROOT / "notebooks" / "homework" / "hw2_linear_classifiers.ipynb", tmp_path_factory.mktemp("hw2"),
+                 run_tests=False)
+
+
+@pytest.fixture(scope="session")
+def hw3(tmp_path_factory) -> Path:
+    """Homework 3 (five autograded questions, one written), built with the public secret: its folder."""
+    from perceptron_homework.build import build
+
+    return build(ROOT / "notebooks" / "homework" / "hw3_convergence.ipynb", tmp_path_factory.mktemp("hw3"),
+                 run_tests=False)

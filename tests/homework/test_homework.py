@@ -199,13 +199,14 @@ FAKES = [
     *(fake(a, "full") for a in ASSIGNMENTS),
     # sgn(0) = -1: only the tests with points on the hyperplane can tell.
     fake("hw2_linear_classifiers", "sgn_zero_is_minus_one", SGN, SGN_FAILS),
-    # Passing the public tests without doing the work: the hidden tests catch both tricks.
+    # Passing the public tests without doing the work: the hidden tests catch both tricks (and the
+    # public test of q4 the call to the package's prototype).
     fake("hw2_linear_classifiers", "special_cases_and_delegates",
          [(PREDICT_BODY + "    return np.where(scores >= 0, 1, -1)\n", "    return np.array([1, -1, 1])\n"),
           ("    return c_plus - c_minus,", ("    import perceptron\n    return perceptron.prototype(X, y)\n"
                                            "    return c_plus - c_minus,"))],
          ["test_predict_matches_reference_on_random_data", "test_predict_points_on_the_hyperplane",
-          "test_prototype_matches_reference", "test_prototype_picks_the_nearest_mean"]),
+          "test_prototype_small_example", "test_prototype_matches_reference", "test_prototype_picks_the_nearest_mean"]),
     # One function never returns (the cell that calls it too), another raises.
     fake("hw2_linear_classifiers", "never_returns_and_raises",
          [(PREDICT_BODY, "    while True:\n        pass\n" + PREDICT_BODY),
@@ -444,7 +445,7 @@ def test_score_table(graded):
     totals = {name: (rows[name]["total"], rows[name]["possible"], rows[name]["status"])
               for name in ("full", "empty", "sgn_zero_is_minus_one", "special_cases_and_delegates")}
     assert totals == {"full": ("12", "12", "ok"), "empty": ("0", "12", "ok"),
-                      "sgn_zero_is_minus_one": ("10", "12", "ok"), "special_cases_and_delegates": ("8", "12", "ok")}
+                      "sgn_zero_is_minus_one": ("10", "12", "ok"), "special_cases_and_delegates": ("7", "12", "ok")}
     assert rows["sgn_zero_is_minus_one"]["q1"] == "1"
     assert rows["attack_os_exit"]["total"] == "0" and rows["attack_os_exit"]["status"] == "error"
     assert rows["attack_os_exit"]["reason"] == "the kernel's output is unreadable"
@@ -530,8 +531,8 @@ def test_two_secrets_draw_different_hidden_data_and_the_key_passes_both(built, t
         assert report["status"] == "ok" and not report["failures"], (assignment, report["failures"])
 
 
-# The hidden tests whose inputs come from the secret (the others check values computed from the
-# data handed out in the notebook, or are public).
+# The tests whose inputs come from the secret: its random draws, or the data of the variant it
+# picks (the others check values computed from the notebook's variables, or fixed examples).
 RANDOM_TESTS = {
     "hw2_linear_classifiers": {"test_predict_matches_reference_on_random_data", "test_predict_points_on_the_hyperplane",
                                "test_functional_margins_match_reference",
@@ -553,7 +554,8 @@ RANDOM_TESTS = {
                                 "test_forward_and_backprop_match_reference",
                                 "test_numeric_gradient_differentiates_point_loss", "test_gradient_gap_is_measured"},
     "hw3_convergence": {"test_radius_matches_reference", "test_augment_on_random_data", "test_bound_matches_reference",
-                        "test_pocket_matches_reference_on_overlapping_data", "test_pocket_on_separable_data"},
+                        "test_pocket_matches_reference_on_overlapping_data", "test_pocket_on_separable_data",
+                        "test_radius_small_example", "test_bound_of_the_given_data", "test_experiment_shapes"},
 }
 
 

@@ -125,22 +125,35 @@ def test_gradescope_export_in_a_zip_in_a_zip_graded_with_due_date_roster_and_wri
     assert (written / "index.html").is_file()
 
 
+def lay_out(root: Path, files: dict[str, bytes | str]) -> Path:
+    """Write ``files`` (relative path: content; a path ending in ``/`` is an empty folder) under ``root``."""
+    for name, content in files.items():
+        path = root / name
+        if name.endswith("/"):
+            path.mkdir(parents=True, exist_ok=True)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
+    return root
+
+
+EMPTY = nbformat.writes(nbformat.v4.new_notebook())
+
+
 def test_nbgrader_course_folder_and_exchange_inbound(tmp_path):
-    nb = nbformat.writes(nbformat.v4.new_notebook()).encode()
-    course = tmp_path / "course"
-    for user, stamp in (("ana", "2026-12-01 10:00:00.000000 UTC"), ("ben", "2026-12-02 10:00:00.000000 UTC")):
-        folder = course / "submitted" / user / "hw1_perceptron"
-        folder.mkdir(parents=True)
-        (folder / "hw1_perceptron.ipynb").write_bytes(nb)
-        (folder / "timestamp.txt").write_text(stamp)
-    (course / "submitted" / "cy" / "hw1_perceptron").mkdir(parents=True)  # fetched, never submitted
-    (course / "submitted" / "ben" / "hw1_perceptron" / "scratch.ipynb").write_bytes(nb)
-    inbound = tmp_path / "exchange" / "course101" / "inbound"
-    for name in ("dee+hw1_perceptron+2026-12-01 08:00:00.000000 UTC+a1b2",
-                 "dee+hw1_perceptron+2026-12-01 09:30:00.000000 UTC+c3d4",  # the later hand-in counts
-                 "eve+hw1_perceptron+2026-11-30 22:00:00.000000 UTC"):
-        (inbound / name).mkdir(parents=True)
-        (inbound / name / "hw1_perceptron.ipynb").write_bytes(nb)
+    course = lay_out(tmp_path / "course", {
+        "submitted/ana/hw1_perceptron/hw1_perceptron.ipynb": EMPTY,
+        "submitted/ana/hw1_perceptron/timestamp.txt": "2026-12-01 10:00:00.000000 UTC",
+        "submitted/ben/hw1_perceptron/hw1_perceptron.ipynb": EMPTY,
+        "submitted/ben/hw1_perceptron/timestamp.txt": "2026-12-02 10:00:00.000000 UTC",
+        "submitted/ben/hw1_perceptron/scratch.ipynb": EMPTY,
+        "submitted/cy/hw1_perceptron/": "",  # fetched, never submitted
+    })
+    lay_out(tmp_path / "exchange" / "course101" / "inbound", {
+        f"{name}/hw1_perceptron.ipynb": EMPTY for name in (
+            "dee+hw1_perceptron+2026-12-01 08:00:00.000000 UTC+a1b2",
+            "dee+hw1_perceptron+2026-12-01 09:30:00.000000 UTC+c3d4",  # the later hand-in counts
+            "eve+hw1_perceptron+2026-11-30 22:00:00.000000 UTC")})
     found = {s.student_id: s for s in discover([course, tmp_path / "exchange"], tmp_path / "work", "hw1_perceptron")}
     assert set(found) == {"ana", "ben", "cy", "dee", "eve"}
     assert found["ana"].submitted_at == datetime(2026, 12, 1, 10, tzinfo=UTC) and found["ana"].notes == []
@@ -156,12 +169,8 @@ def test_nbgrader_course_folder_and_exchange_inbound(tmp_path):
 
 
 def test_loose_notebooks_and_folders_keep_working(tmp_path):
-    nb = nbformat.writes(nbformat.v4.new_notebook())
-    (tmp_path / "class" / "late").mkdir(parents=True)
-    (tmp_path / "class" / "zoe.ipynb").write_text(nb)
-    (tmp_path / "class" / "late" / "yan.ipynb").write_text(nb)
-    (tmp_path / "class" / "notes.txt").write_text("not a submission")
-    (tmp_path / "class" / "=HYPERLINK(1).ipynb").write_text("")
+    lay_out(tmp_path / "class", {"zoe.ipynb": EMPTY, "late/yan.ipynb": EMPTY, "notes.txt": "not a submission",
+                                 "=HYPERLINK(1).ipynb": ""})
     found = discover([tmp_path / "class"], tmp_path / "work")
     assert sorted(s.student_id for s in found) == ["=HYPERLINK(1)", "yan", "zoe"]
     # A file name a spreadsheet would run as a formula is written as text.
@@ -186,11 +195,8 @@ def test_a_notebook_that_is_not_one_gets_its_reason(tmp_path, content, reason):
 
 
 def test_a_damaged_notebook_gets_a_row_and_the_batch_goes_on(hw1, tmp_path):
-    folder = tmp_path / "class"
-    folder.mkdir()
-    (folder / "good.ipynb").write_bytes((hw1 / "autograder" / "hw1_perceptron.ipynb").read_bytes())
-    (folder / "empty.ipynb").write_bytes(b"")
-    (folder / "garbage.ipynb").write_bytes(b"PK\x03\x04 not json")
+    folder = lay_out(tmp_path / "class", {"good.ipynb": (hw1 / "autograder" / "hw1_perceptron.ipynb").read_bytes(),
+                                          "empty.ipynb": b"", "garbage.ipynb": b"PK\x03\x04 not json"})
     out = tmp_path / "scores.csv"
     done = subprocess.run([*TOOL, "grade", str(hw1 / "autograder" / "hw1_perceptron-autograder.zip"), str(folder),
                            "--out", str(out)], capture_output=True, text=True, timeout=300, check=False)
