@@ -31,14 +31,6 @@ SILENT_BY_DESIGN = {"check", "remove-cell", "silent"}
 SILENT_STATEMENTS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)
 OPTION_CALLS = {"set_printoptions"}
 
-# A chapter that still has output-less cells, marked as a strict expected failure until it is clean.
-PENDING: dict[str, str] = {
-    "02_update_rule": "chapter 2 is being reworked by helper ch2 this round: its imports cell needs the "
-    "'silent' tag, perceptron_by_hand's definition cell likewise (or merged), and the solution cell "
-    "'big = pc.train(...)' an output",
-}
-
-
 def code_cells(cells):
     return [c for c in cells if c["cell_type"] == "code"]
 
@@ -75,10 +67,7 @@ def chapter_cells(chapter):
     return json.loads(chapter.read_text(encoding="utf-8"))["cells"]
 
 
-@pytest.mark.parametrize("chapter", [
-    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=PENDING[c.stem])) if c.stem in PENDING else c
-    for c in CHAPTERS
-], ids=lambda p: p.stem)
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
 def test_every_code_cell_of_a_chapter_shows_its_result(chapter):
     cells = chapter_cells(chapter)
     assert outputless(cells) == [], "code cells without an output: print or plot their result, merge them "\
