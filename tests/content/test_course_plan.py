@@ -4,6 +4,7 @@ from the chapters and fit."""
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import subprocess
 import sys
@@ -53,9 +54,13 @@ def test_the_home_page_states_the_measured_reading_times():
     """book/intro.md gives each chapter's home reading minutes, and the rates they come from."""
     intro = (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
     section = " ".join(intro.split("## How to read it", 1)[1].split("\n## ", 1)[0].split())
-    stated = dict(re.findall(r"\{doc\}`\.\./notebooks/(\d\d_\w+)`, about (\d+) minutes", section))
-    measured = {chapter.name: str(chapter.reading) for chapter in course_plan.chapters()}
+    stated = {name: (core, whole or core) for name, core, whole in re.findall(
+        r"\{doc\}`\.\./notebooks/(\d\d_\w+)`, about (\d+) minutes(?: on its core path, (\d+) in all)?",
+        section)}
+    measured = {c.name: (str(c.core_reading), str(c.reading)) for c in course_plan.chapters()}
     assert stated == measured, "book/intro.md: use the home reading minutes of `python -m coursebook.plan`"
+    for name, (core, whole) in measured.items():   # one number only where the core is the whole chapter
+        assert (f"{core} minutes on its core path, {whole} in all" in section) == (core != whole), name
     assert f"prose at {course_plan.PROSE_WPM} words per minute" in section
     assert f"proofs at {course_plan.FORMAL_WPM} words per minute" in section
     assert course_plan.MINUTES_PER_CODE_CELL == 1 and "one minute per code cell" in section
@@ -115,3 +120,20 @@ def test_make_plan_prints_the_timetable_with_its_caveat():
     bad = subprocess.run([sys.executable, "-m", "coursebook.plan", "--sessions", "four"],
                          cwd=ROOT, capture_output=True, text=True, check=False)
     assert bad.returncode != 0 and "positive whole number" in bad.stderr
+
+
+def test_the_core_path_leaves_out_optional_sections_and_proofs(tmp_path):
+    """core_reading counts the words up to an "(optional)" heading and again after the next heading
+    of the same or a higher level; an optional proof and a code cell inside the section do not count."""
+    def md(text):
+        return {"cell_type": "markdown", "metadata": {}, "source": text}
+    words = " ".join(["w"] * 120)                     # one minute of prose
+    cells = [md(f"# T\n\n{words}\n\n## Skip (optional)\n\n{words}\n\n### Deeper\n\n{words}"),
+             {"cell_type": "code", "metadata": {}, "source": "1", "outputs": [], "execution_count": None},
+             md(f"## Back\n\n{words}\n\n```{{prf:proof}}\n:class: dropdown, optional\n\n"
+                + " ".join(["p"] * 400) + "\n```\n")]
+    path = tmp_path / "99_x.ipynb"
+    path.write_text(json.dumps({"cells": cells}), encoding="utf-8")
+    chapter = course_plan.measure(path)
+    assert chapter.core[2] == 0 and chapter.code_cells == 1
+    assert chapter.core_reading == 2 and chapter.reading > 12

@@ -114,3 +114,14 @@ def test_the_core_path_chapters_have_sections_to_skip_and_chapter_one_has_none()
     counts = {c.stem[:2]: sum(marked for _, marked, _ in optional_status(c)) for c in IN_SCOPE}
     assert counts["01"] == 0
     assert counts["02"] >= 1 and counts["04"] >= 1 and counts["05"] >= 5
+
+
+@pytest.mark.parametrize("chapter", IN_SCOPE, ids=lambda p: p.stem)
+def test_the_core_path_is_the_whole_chapter_or_lists_its_optional_sections(chapter):
+    """A Core path in any other words would leave the headings unchecked by the tests above."""
+    paragraph = core_path(chapter)
+    whole = paragraph.startswith("**Core path:** the whole chapter")
+    assert whole or optional_names(paragraph), (
+        f"{chapter.stem}: the Core path neither says 'the whole chapter' nor lists the sections "
+        f"'marked (optional) at their heading': {paragraph[:120]}"
+    )

@@ -15,6 +15,8 @@ The model (stated on book/instructors.md as well, next to its numbers):
   whitespace-separated tokens, so a formula counts as a few words;
 * **home reading** = prose at 120 words per minute + formal blocks at 40 words per minute (a
   careful reading of a statement and its proof) + 1 minute per code cell (read it, run it);
+  the **core path**'s reading counts the same without the sections marked "(optional)" at their
+  heading and without the proofs marked optional (book/intro.md gives both);
 * **home exercises** = 15 minutes per pen-and-paper exercise, 20 per code exercise and 30 per
   exercise that is both, minus the one exercise done in class;
 * **class time** = formal blocks presented at 25 words per minute (a board or slide pace, the
@@ -56,11 +58,17 @@ class Chapter:
     sliders: int
     misconceptions: int
     exercises: dict
+    core: tuple[int, int, int] = (0, 0, 0)   # prose words, formal words, code cells of the core path
 
     @property
     def reading(self) -> int:
-        return round(self.prose_words / PROSE_WPM + self.formal_words / FORMAL_WPM
-                     + self.code_cells * MINUTES_PER_CODE_CELL)
+        return _minutes(self.prose_words, self.formal_words, self.code_cells)
+
+    @property
+    def core_reading(self) -> int:
+        """Home reading of the core path alone: the chapter without its sections marked
+        "(optional)" at their heading and without its proofs marked optional."""
+        return _minutes(*self.core)
 
     @property
     def homework(self) -> int:
@@ -77,6 +85,13 @@ class Chapter:
                      + self.misconceptions * MINUTES_PER_MISCONCEPTION)
 
 
+def _minutes(prose: int, formal: int, code_cells: int) -> int:
+    return round(prose / PROSE_WPM + formal / FORMAL_WPM + code_cells * MINUTES_PER_CODE_CELL)
+
+
+HEADING = re.compile(r"^(#{1,6}) (.*)$")
+
+
 def exercise_kind(text: str) -> str:
     head = text[:200].lower()
     pen, code = "pen and paper" in head, "code" in head
@@ -89,17 +104,31 @@ def measure(path: Path) -> Chapter:
     formal_blocks = optional_words = misconceptions = 0
     exercises = {"pen": 0, "code": 0, "both": 0}
     in_misconceptions = False
+    optional_level = None            # the level of the "(optional)" heading the text is under
+    core = [0, 0, 0]
     for cell in cells:
         source = "".join(cell["source"])
         if cell["cell_type"] == "code":
+            core[2] += optional_level is None and "check" not in cell["metadata"].get("tags", [])
             continue
         for kind, text in myst.split(source):
             count = len(text.split())
             words[kind] += count
+            if kind == "prose":
+                for line in text.splitlines():
+                    heading = HEADING.match(line)
+                    if heading and optional_level is not None and len(heading[1]) <= optional_level:
+                        optional_level = None
+                    if heading and optional_level is None and heading[2].rstrip().endswith("(optional)"):
+                        optional_level = len(heading[1])
+                    core[0] += len(line.split()) if optional_level is None else 0
             if kind == "formal":
                 formal_blocks += 1
-                if re.search(r"^:class:.*\boptional\b", text, flags=re.MULTILINE):
+                optional_proof = re.search(r"^:class:.*\boptional\b", text, flags=re.MULTILINE)
+                if optional_proof:
                     optional_words += count
+                elif optional_level is None:
+                    core[1] += count
             elif kind == "exercise":
                 exercises[exercise_kind(text)] += 1
             elif kind == "prose":
@@ -113,7 +142,7 @@ def measure(path: Path) -> Chapter:
                      for cell in cells)
     sliders = sum("SliderFigure(" in "".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
     return Chapter(path.stem, words["prose"], words["formal"], formal_blocks, optional_words,
-                   code_cells, sliders, misconceptions, exercises)
+                   code_cells, sliders, misconceptions, exercises, tuple(core))
 
 
 def chapters() -> list[Chapter]:
