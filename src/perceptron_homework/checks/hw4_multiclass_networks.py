@@ -8,7 +8,12 @@ tie, a confusion matrix has a row per true class, the LMS step comes from the lo
 combinations of mistake rule and tie rule, a confusion matrix with a row per *predicted* class, the
 LMS step of the loss ``(y - f)^2`` (twice as long) and logistic hidden units, and other data, so
 that the public master's solutions lose points under it. The master's ``{{ name }}`` placeholders
-are rendered from the same dictionary by the build.
+are rendered from the same dictionary by the build, among them the list of what differs from the
+book (``differences_text``), so that a student never hunts for a difference that is not there.
+
+The notation is the chapters': the class weights of q1-q3 are the matrix ``W`` of chapter 9 (each
+row ending with the class's bias), the hidden weights of q5 the matrix ``V`` of chapter 10 (the
+key ``"V"`` of the parameters).
 """
 
 from __future__ import annotations
@@ -31,6 +36,29 @@ LINE_N, OVA_EPOCHS = 60, 100
 # Trainers a "write it yourself" multiclass loop must not call (the hidden tests forbid the whole package).
 MULTICLASS_TRAINERS = ("perceptron.multiclass.*", "perceptron.estimator.*", "perceptron._one_vs_all.*",
                        "perceptron.structured.*", "sklearn.linear_model.*")
+
+# The book's rules (chapters 9 and 10): the public variant keeps them, a private one changes each.
+BOOK_RULES = {"rule": "margin", "tie": "earlier", "rows": "true", "lms_factor": 1, "activation": "tanh"}
+# What differs from the book, one item per rule (and the storage, which always does).
+STORAGE_TEXT = (
+    "*Storage and numbering* (every variant): the weights and biases of all classes are one matrix `W`, row "
+    "$k$ holding $w_k$ followed by $b_k$ (the book's definitions write $w_k$ and $b_k$ apart), and the classes are numbered "
+    "$0, \\dots, K-1$ (the book's definitions number them from 1).")
+DIFFERENCE_TEXT = {
+    "rule": "*The mistake rule* (questions 1 and 2): a point is a mistake only when the predicted class is wrong, "
+            "not at every tie for the top as in the book.",
+    "tie": "*The rival on a tie* (questions 1 and 2): the later class, not the earlier one as in the book.",
+    "rows": "*The confusion matrix* (question 3): a row per predicted class, not per true class as in the book.",
+    "lms_factor": "*The LMS loss* (question 4): $(y - f)^2$, without the book's factor $\\tfrac12$.",
+    "activation": "*The hidden units* (question 5): the logistic function, not the book's $\\tanh$.",
+}
+
+
+def differences_text(v: dict) -> str:
+    """The markdown list of what the variant ``v`` changes from the book (the storage always)."""
+    items = [STORAGE_TEXT] + [DIFFERENCE_TEXT[k] for k in BOOK_RULES if v[k] != BOOK_RULES[k]]
+    return "\n".join(f"- {item}" for item in items)
+
 
 RULE_TEXT = {
     "margin": r"Point $(x_i, y_i)$ is a *mistake* when its own class does not score strictly more than every "
@@ -244,7 +272,7 @@ def variant(secret: str) -> dict:
     q4 = lms_ref([1.0, 1.0], 1, np.zeros(2), 0.0, 0.25, v["lms_factor"])
     h_net, f_net = forward_ref(p, x_net, v["activation"])
     v.update(
-        rule_text=RULE_TEXT[v["rule"]], tie_text=TIE_TEXT[v["tie"]], rows_text=ROWS_TEXT[v["rows"]],
+        differences_text=differences_text(v), rule_text=RULE_TEXT[v["rule"]], tie_text=TIE_TEXT[v["tie"]], rows_text=ROWS_TEXT[v["rows"]],
         lms_text=LMS_TEXT[v["lms_factor"]], activation_text=ACTIVATION_TEXT[v["activation"]],
         mistake_code=MISTAKE_CODE[v["rule"]], tie_index=TIE_INDEX[v["tie"]],
         confusion_index=CONFUSION_INDEX[v["rows"]], lms_step_code="eta" if v["lms_factor"] == 1 else "2 * eta",
@@ -264,27 +292,46 @@ def variant(secret: str) -> dict:
 
 # ------------------------------------------------------------------------ q1: the multiclass update
 
-IN_PLACE_V = "multiclass_update changed the array V it was given: return a new array instead"
+IN_PLACE_UPDATE = "multiclass_update changed the array W it was given: return a new array instead"
+Q1_X = [1.0, 2.0, 1.0]
+
+
+def q1_problem(W, expected) -> str:
+    """What is wrong with ``W``, returned after a mistake on (x, 1) from W = 0 (empty if it is right), in words.
+
+    The notebook's public test of q1, and q2's test of the update it relies on, say the same.
+    """
+    W, expected, x = np.asarray(W, dtype=float), np.asarray(expected, dtype=float), np.array(Q1_X)
+    if W.shape != expected.shape:
+        return f"multiclass_update returned W of shape {W.shape}: it should keep the shape of the W it was given"
+    if not np.any(W):
+        return "from W = 0 every score is 0: read the mistake rule again to decide whether (x, 1) is a mistake"
+    if np.allclose(W, expected):
+        return ""
+    if not np.allclose(W[1], x):
+        return ("after a mistake on (x, 1) the own class's row W[1] gains x, and only x: read the update "
+                "rule again")
+    if sorted([np.allclose(W[0], -x), np.allclose(W[2], -x)]) == [False, True] and not np.any(W[0] + W[2] + x):
+        return "the wrong row lost x: which class is the rival on a tie? Read the tie rule again"
+    return ("after a mistake exactly one other row, the rival's, loses x, and no other row changes: read the "
+            "update rule again")
 
 
 @check("q1")
 def test_multiclass_update_small_example(rng, v):
-    V0, x = np.zeros((3, 3)), np.array([1.0, 2.0, 1.0])
-    expected = update_ref(V0, x, 1, v)[0]
-    mistake = update_ref(V0, x, 0, v)[1]
+    W0, x = np.zeros((3, 3)), np.array(Q1_X)
+    expected = update_ref(W0, x, 1, v)[0]
+    mistake = update_ref(W0, x, 0, v)[1]
 
     def verdict(out):
-        V, _ = out[0]
-        assert not np.array_equal(V, V0), (
-            "from V = 0 every score is 0: read the mistake rule again to decide whether (x, 1) is a mistake")
-        assert np.allclose(V, expected), (
-            f"expected V = {expected.tolist()} after a mistake on (x, 1) from V = 0, got {np.asarray(V).tolist()}: "
-            "which class is the rival on a tie?")
-        assert np.array_equal(out.inputs_after(0)[0], V0), IN_PLACE_V
+        W, _ = out[0]
+        problem = q1_problem(W, expected)
+        assert not problem, problem
+        assert np.array_equal(out.inputs_after(0)[0], W0), IN_PLACE_UPDATE
         assert bool(out[1][1]) == mistake, (
-            "from V = 0 every score is 0: read the mistake rule again to decide whether (x, 0) is a mistake")
+            "from W = 0 every score is 0: read the mistake rule again to decide whether (x, 0) is a mistake")
 
-    return [call("multiclass_update", V0, x, 1, inputs_after=True), call("multiclass_update", V0, x, 0)], verdict
+    return [call("multiclass_update", W0, x, 1, inputs_after=True), call("multiclass_update", W0, x, 0)], verdict
 
 
 def _update_cases(rng, count, ties: bool):
@@ -309,8 +356,8 @@ def test_multiclass_update_matches_reference(rng, v):
             expected, mistake = update_ref(V, x, y, v)
             new_V, was_mistake = got
             assert bool(was_mistake) == mistake, f"wrong mistake flag for y = {y}, scores {V @ x}"
-            assert np.allclose(new_V, expected), f"wrong V after the update for y = {y}, scores {V @ x}"
-            assert np.array_equal(out.inputs_after(k)[0], V), IN_PLACE_V
+            assert np.allclose(new_V, expected), f"wrong W after the update for y = {y}, scores {V @ x}"
+            assert np.array_equal(out.inputs_after(k)[0], V), IN_PLACE_UPDATE
             mistakes += mistake
         assert 0 < mistakes < len(cases)
 
@@ -326,7 +373,7 @@ def test_multiclass_update_on_ties(rng, v):
         for (V, x, y), got in zip(cases, out):
             expected, mistake = update_ref(V, x, y, v)
             new_V, was_mistake = got
-            where = "from V = 0" if not np.any(V) else f"for the scores {V @ x} and y = {y}"
+            where = "from W = 0" if not np.any(V) else f"for the scores {V @ x} and y = {y}"
             assert bool(was_mistake) == mistake and np.allclose(new_V, expected), (
                 f"wrong answer {where}: read the mistake rule and the tie rule again")
 
@@ -336,21 +383,30 @@ def test_multiclass_update_on_ties(rng, v):
 # ---------------------------------------------------------------------------- q2: the training loop
 
 
+FIX_Q1_FIRST = ("train_multiclass runs on your multiclass_update, which does not pass question 1's check yet: "
+                "fix q1's multiclass_update first")
+
+
 @check("q2")
 def test_points_mistakes(rng, v):
     X, y = points_data(v)
+    W0, x = np.zeros((3, 3)), np.array(Q1_X)
+    q1 = update_ref(W0, x, 1, v)[0], update_ref(W0, x, 0, v)[1]
 
     def verdict(out):
-        V, mistakes = out[0]
+        # A wrong update makes every count wrong: say so first, not something about the loop.
+        assert not q1_problem(out[2][0], q1[0]) and bool(out[3][1]) == q1[1], FIX_Q1_FIRST
+        W, mistakes = out[0]
         count = out[1]
-        assert np.shape(V) == (N_CLASSES, 3), "V has one row (w_k, b_k) per class: shape (3, 3) here"
+        assert np.shape(W) == (N_CLASSES, 3), "W has one row (w_k, b_k) per class: shape (3, 3) here"
         assert int(mistakes) == mistakes and mistakes > 0, "mistakes counts the updates: a positive whole number"
         assert count == mistakes, "points_mistakes is not the count train_multiclass returned"
         assert fingerprint(ASSIGNMENT, "q2", int(mistakes)) == v["mistakes_fingerprint"], (
             "train_multiclass makes the wrong number of mistakes on these points: check the rules, the order "
             "of the points and the stopping rule")
 
-    return [call("train_multiclass", X, y, N_CLASSES, forbid=MULTICLASS_TRAINERS), value("points_mistakes")], verdict
+    return [call("train_multiclass", X, y, N_CLASSES, forbid=MULTICLASS_TRAINERS), value("points_mistakes"),
+            call("multiclass_update", W0, x, 1), call("multiclass_update", W0, x, 0)], verdict
 
 
 def _multiclass_data(rng, n: int, K: int, d: int):
@@ -375,7 +431,7 @@ def test_train_multiclass_matches_reference(rng, v):
             V, mistakes = got
             ref, count = train_ref(X, y, K, v)
             assert mistakes == count, f"{mistakes} mistakes instead of {count} on {K} classes"
-            assert np.allclose(V, ref), "wrong final V"
+            assert np.allclose(V, ref), "wrong final W"
 
     return [call("train_multiclass", X, y, K, forbid=OWN) for X, y, K in cases], verdict
 
@@ -390,7 +446,7 @@ def test_train_multiclass_stops_after_max_epochs(rng, v):
         counts = []
         for n, (V, mistakes) in zip(epochs, out):
             ref, count = train_ref(X, y, 3, v, max_epochs=n)
-            assert mistakes == count and np.allclose(V, ref), f"wrong (V, mistakes) after max_epochs = {n} passes"
+            assert mistakes == count and np.allclose(V, ref), f"wrong (W, mistakes) after max_epochs = {n} passes"
             counts.append(mistakes)
         assert counts[0] < counts[1] < counts[2], "more passes should make more mistakes on these data"
 
@@ -468,6 +524,28 @@ def test_ova_confusion_matches_reference(rng, v):
 IN_PLACE_W = "lms_step changed the array w it was given: return a new array instead"
 
 
+def q4_problem(w, b, right_w, right_b) -> str:
+    """What is wrong with one LMS step from w = 0, b = 0 on x = (1, 1), y = 1 (empty if it is right), in words."""
+    w, right_w = np.asarray(w, dtype=float), np.asarray(right_w, dtype=float)
+    if w.shape != right_w.shape or np.ndim(b) != 0:
+        return "lms_step should return the pair (w, b): w of the shape it was given, (2,) here, and b a number"
+    ok_w, ok_b = np.allclose(w, right_w), np.isclose(b, right_b)
+    if ok_w and ok_b:
+        return ""
+    if not np.any(w) and b == 0:
+        return "lms_step did not move from w = 0, b = 0, yet the error y - f(x) of the point is not 0: LMS steps"
+    for ratio, length in ((2.0, "twice"), (0.5, "half")):
+        if np.allclose(w, ratio * right_w) and np.isclose(b, ratio * right_b):
+            return (f"your step is {length} the length this homework's loss gives: read again which squared "
+                    "error LMS is the SGD step of here")
+    if ok_w:
+        return "the weights are right but the bias is not: the bias steps like a weight whose input is always 1"
+    if ok_b:
+        return "the bias is right but the weights are not: each weight steps by its own input times the error"
+    return ("lms_step takes the wrong step from w = 0, b = 0: it is the SGD step of the question's loss, along x, "
+            "by the error y - f(x)")
+
+
 @check("q4")
 def test_lms_step_small_example(rng, v):
     w0 = np.array([0.0, 0.0])
@@ -475,8 +553,8 @@ def test_lms_step_small_example(rng, v):
 
     def verdict(out):
         w, b = out[0]
-        assert np.allclose(w, new_w) and np.isclose(b, new_b), (
-            f"expected w = {new_w.tolist()}, b = {new_b:g} from w = 0, b = 0, got w = {w}, b = {b}")
+        problem = q4_problem(w, b, new_w, new_b)
+        assert not problem, problem
         assert np.array_equal(out.inputs_after(0)[2], w0), IN_PLACE_W
         w3, b3 = out[1]
         assert not (np.allclose(w3, [1.0, 1.0]) and np.isclose(b3, 1.0)), (
@@ -541,10 +619,69 @@ def test_lms_steps_on_correct_points(rng, v):
 # --------------------------------------------------------------------- q5: backprop and its check
 
 
+KEYS = ("V", "beta", "w", "b")
+
+
+def gradient_problem(params: dict, gradients: dict) -> str:
+    """What is wrong with the keys, shapes or entries of each of ``gradients`` (function name -> its dictionary).
+
+    Empty if each has the keys and shapes of ``params`` (``"b"`` a number, like ``params["b"]``) and
+    finite entries.
+    """
+    for name, g in gradients.items():
+        if not isinstance(g, dict) or set(g) != set(params):
+            return f"{name} should return a dictionary with the keys of params, {sorted(params)}"
+        for k, given in params.items():
+            shape = np.shape(given)
+            if np.shape(g[k]) != shape:
+                like = "a number, like params['b'] (float(...))" if shape == () else f"shape {shape}, like params[{k!r}]"
+                return f"{name}(...)[{k!r}] has shape {np.shape(g[k])}: it should be {like}"
+            if not np.all(np.isfinite(np.asarray(g[k], dtype=float))):
+                return f"{name}(...)[{k!r}] holds entries that are not finite numbers"
+    return ""
+
+
+def gap_problem(params: dict, exact: dict, numeric: dict, gap, loss) -> str:
+    """Whether ``gap`` is backprop's (``exact``) distance to ``numeric_gradient`` and small; if not, why, in words.
+
+    Where the two disagree, a finite difference of ``loss`` along the parameter they disagree most on, in
+    the direction of their difference, says which of them is off.
+    """
+    if not isinstance(gap, float | np.floating) or not gap >= 0:
+        return ("gradient_gap should be a number: the largest absolute difference between backprop and "
+                "numeric_gradient, over every entry of every parameter")
+    diffs = {k: np.asarray(exact[k], dtype=float) - np.asarray(numeric[k], dtype=float) for k in KEYS}
+    worst = max(KEYS, key=lambda k: float(np.max(np.abs(diffs[k]))))
+    largest = float(np.max(np.abs(diffs[worst])))
+    if largest < 1e-6:
+        if gap < 1e-6:
+            return ""
+        return ("backprop and numeric_gradient agree to within 1e-6, yet gradient_gap is not below 1e-6: it "
+                "should be the largest absolute difference between them, over every entry of every parameter")
+    d = diffs[worst] / np.sqrt(np.sum(diffs[worst] ** 2))  # a unit step along their difference
+    t = 1e-5
+    slope = (loss({**params, worst: params[worst] + t * d}) - loss({**params, worst: params[worst] - t * d})) / (2 * t)
+    off = {name: abs(float(np.sum(np.asarray(g[worst], dtype=float) * d)) - slope) > largest / 4
+           for name, g in (("backprop", exact), ("numeric_gradient", numeric))}
+    head = (f"backprop and numeric_gradient disagree most on the entries of {worst!r} (by {largest:.1e}; "
+            "gradient_gap should be below 1e-6). A finite difference of point_loss along that parameter agrees ")
+    if not off["numeric_gradient"]:
+        return head + (f"with numeric_gradient, not with backprop: backprop looks wrong. Derive its gradient for "
+                       f"{worst!r} again by the chain rule, with this homework's activation")
+    if not off["backprop"]:
+        return head + (f"with backprop, not with numeric_gradient: numeric_gradient looks wrong. Check how it "
+                       f"moves each entry of {worst!r} (by +eps and by -eps, one entry at a time, the others as "
+                       "given) and that it divides the change of point_loss by 2 * eps")
+    return head + f"with neither of them: check both functions for {worst!r}"
+
+
 @check("q5")
 def test_network_gradient_check(rng, v):
     p, x, y = net_data(v)
     h, f = forward_ref(p, x, v["activation"])
+
+    def loss(q):
+        return float(np.logaddexp(0.0, -y * forward_ref(q, x, v["activation"])[1]))
 
     def verdict(out):
         got_h, got_f = out[0]
@@ -552,12 +689,13 @@ def test_network_gradient_check(rng, v):
             "forward gives the wrong hidden values or score for the notebook's network: check the activation")
         assert np.array_equal(out.inputs_after(1)[0]["V"], p["V"]) and out.inputs_after(1)[0]["b"] == p["b"], (
             "numeric_gradient changed the parameters it was given: move a copy, or put each one back")
-        gap = out[2]
-        assert isinstance(gap, float | np.floating) and 0 <= gap < 1e-6, (
-            "gradient_gap should be a small number (below 1e-6): backprop and numeric_gradient disagree")
+        exact, numeric = out[3], out[1]
+        problem = gradient_problem(p, {"backprop": exact, "numeric_gradient": numeric})
+        problem = problem or gap_problem(p, exact, numeric, out[2], loss)
+        assert not problem, problem
 
     return [call("forward", p, x), call("numeric_gradient", p, x, y, inputs_after=True),
-            value("gradient_gap")], verdict
+            value("gradient_gap"), call("backprop", p, x, y)], verdict
 
 
 @check("q5", hidden=True)
@@ -572,7 +710,9 @@ def test_forward_and_backprop_match_reference(rng, v):
             ref_h, ref_f = forward_ref(p, x, v["activation"])
             assert np.allclose(h, ref_h) and np.isclose(f, ref_f), "forward is wrong on a random network"
             g, ref = out[2 * k + 1], backprop_ref(p, x, y, v["activation"])
-            for name in ("V", "beta", "w", "b"):
+            for name in KEYS:
+                assert np.shape(g[name]) == np.shape(p[name]), (
+                    f"backprop's gradient for {name} does not have the shape of params[{name!r}]")
                 assert np.allclose(g[name], ref[name]), f"backprop's gradient for {name} is wrong"
 
     calls = []
@@ -592,7 +732,9 @@ def test_numeric_gradient_differentiates_point_loss(rng, v):
     def verdict(out):
         for (p, x, y, eps), g in zip(cases, out):
             ref = numeric_ref(p, x, y, eps, v["activation"])
-            for name in ("V", "beta", "w", "b"):
+            for name in KEYS:
+                assert np.shape(g[name]) == np.shape(p[name]), (
+                    f"numeric_gradient's gradient for {name} does not have the shape of params[{name!r}]")
                 assert np.allclose(g[name], ref[name], atol=1e-9), (
                     f"numeric_gradient with eps = {eps} does not difference point_loss, one entry at a time, "
                     "by +eps and -eps")
@@ -607,8 +749,9 @@ def test_gradient_gap_is_measured(rng, v):
 
     def verdict(out):
         g, gap = out
-        for name in ("V", "beta", "w", "b"):
-            assert np.allclose(g[name], exact[name], atol=1e-6), "numeric_gradient is wrong on the notebook's network"
+        for name in KEYS:
+            assert np.shape(g[name]) == np.shape(p[name]) and np.allclose(g[name], exact[name], atol=1e-6), (
+                "numeric_gradient is wrong on the notebook's network")
         assert isinstance(gap, float | np.floating) and 0 < gap < 1e-6, "gradient_gap is not measured"
 
     return [call("numeric_gradient", p, x, y, forbid=OWN), value("gradient_gap")], verdict
