@@ -63,8 +63,8 @@ def browser():
 # JupyterLab). The longest units go first (SLOW_FIRST, longest first, from the durations of
 # `make test`), so that the two workers finish together instead of one running a long unit alone at
 # the end; `--no-loadscope-reorder` keeps that order (xdist would order the units by their number of
-# tests). Every other unit follows in collection order. The session's end prints each worker's total
-# and the longest units (``WorkerTotals``).
+# tests). Then the chapters' strict nbval runs (10-60 s each), then every other unit in collection
+# order. The session's end prints each worker's total and the longest units (``WorkerTotals``).
 SPLIT = ("tests/book/test_browser.py", "tests/environments/test_lab.py")
 SPLIT_BY_LAST_ID = ("tests/book/test_browser.py::test_axe_finds_no_wcag_violation",)
 SLOW_FIRST = (
@@ -102,7 +102,9 @@ def unit_of(nodeid: str) -> str:
 def pytest_collection_modifyitems(config, items):
     def rank(item) -> int:
         unit = unit_of(item.nodeid)
-        return SLOW_FIRST.index(unit) if unit in SLOW_FIRST else len(SLOW_FIRST)
+        if unit in SLOW_FIRST:
+            return SLOW_FIRST.index(unit)
+        return len(SLOW_FIRST) + (not unit.endswith(".ipynb"))  # a chapter's nbval run before the short files
 
     items.sort(key=rank)  # stable: every other test keeps its order
 
