@@ -116,6 +116,8 @@ def pytest_xdist_make_scheduler(config, log):
         return None
     from xdist.scheduler import LoadFileScheduling
 
+    config.option.loadscopereorder = False  # the order of SLOW_FIRST, even without --no-loadscope-reorder
+
     class UnitScheduling(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
             return unit_of(nodeid)
