@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import perceptron
 from tests import conftest
 from tests.support import homework_builds
 
@@ -85,3 +86,25 @@ def test_a_homework_is_built_once_per_key_and_shared(tmp_path_factory, tmp_path,
     assert len(calls) == 5
     with pytest.raises(ValueError, match="not the one of"):
         homework_builds.homework_build(tmp_path_factory, "hw1_perceptron", master=master)
+
+
+def test_wheel_builds_of_one_checkout_take_turns(tmp_path):
+    """pip builds the wheel in the checkout's build/: two workers building homework at once (or
+    `make -j homework`) collided there ("File exists") until the builds took turns."""
+    from perceptron_homework import gradescope
+
+    wheels, errors = [], []
+
+    def one(k):
+        try:
+            wheels.append(gradescope.build_wheel(tmp_path / f"w{k}"))
+        except RuntimeError as exc:
+            errors.append(str(exc)[-300:])
+
+    threads = [threading.Thread(target=one, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(wheels) == 3, errors
+    assert {w.name for w in wheels} == {f"perceptron_course-{perceptron.__version__}-py3-none-any.whl"}
