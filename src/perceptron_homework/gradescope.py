@@ -17,6 +17,7 @@ Where the sandbox cannot start, :func:`run` grades nothing and says why in the r
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -123,12 +124,21 @@ def project_root() -> Path:
 
 
 def build_wheel(dest: Path, root: Path | None = None) -> Path:
-    """Build this project's wheel (``pip wheel --no-deps``) into ``dest``; return its path."""
-    root = root or project_root()
+    """Build this project's wheel (``pip wheel --no-deps``) into ``dest``; return its path.
+
+    pip builds in the checkout (setuptools' ``build/``), so two builds at once there would collide
+    (``make -j homework``, two test processes): they take turns, under a lock file of the checkout's.
+    """
+    import fcntl  # POSIX, as the sandbox is: imported here so that importing this module needs none
+
+    root = Path(root or project_root()).resolve()
     dest.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
            "--no-build-isolation", "--wheel-dir", str(dest), str(root)]
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    key = hashlib.sha256(str(root).encode()).hexdigest()[:16]
+    with open(Path(tempfile.gettempdir()) / f"perceptron-wheel-{key}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"pip wheel failed:\n{done.stdout}\n{done.stderr}")
     wheels = sorted(dest.glob("perceptron_course-*.whl"))

@@ -1,4 +1,8 @@
-"""Fixtures of the grader's newer test files: one assignment built by the code of `make homework`."""
+"""Fixtures of the grader's newer test files: one assignment built by the code of `make homework`.
+
+Builds come from :func:`tests.support.homework_builds.homework_build`: each distinct build once per
+session, shared by both xdist workers (read-only: copy a build before changing it).
+"""
 
 from __future__ import annotations
 
@@ -12,25 +16,22 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="session")
 def hw1(tmp_path_factory) -> Path:
     """Homework 1 (five autograded questions, one written), built with the public secret: its folder."""
-    from perceptron_homework.build import build
+    from tests.support.homework_builds import homework_build
 
-    return build(ROOT / "notebooks" / "homework" / "hw1_perceptron.ipynb", tmp_path_factory.mktemp("hw1"),
-                 run_tests=False)
+    return homework_build(tmp_path_factory, "hw1_perceptron")
 
 
 @pytest.fixture(scope="session")
 def hw2(tmp_path_factory) -> Path:
     """Homework 2 (four autograded questions), built with the public secret: its folder."""
-    from perceptron_homework.build import build
+    from tests.support.homework_builds import homework_build
 
-    return build(ROOT / "notebooks" / "homework" / "hw2_linear_classifiers.ipynb", tmp_path_factory.mktemp("hw2"),
-                 run_tests=False)
+    return homework_build(tmp_path_factory, "hw2_linear_classifiers")
 
 
 @pytest.fixture(scope="session")
 def hw3(tmp_path_factory) -> Path:
     """Homework 3 (five autograded questions, one written), built with the public secret: its folder."""
-    from perceptron_homework.build import build
+    from tests.support.homework_builds import homework_build
 
-    return build(ROOT / "notebooks" / "homework" / "hw3_convergence.ipynb", tmp_path_factory.mktemp("hw3"),
-                 run_tests=False)
+    return homework_build(tmp_path_factory, "hw3_convergence")

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from perceptron_homework import checks
-from perceptron_homework.build import build
+from tests.support.homework_builds import homework_build
 
 ROOT = Path(__file__).resolve().parents[2]
 MASTERS = ROOT / "notebooks" / "homework"
@@ -32,8 +32,8 @@ pytestmark = pytest.mark.filterwarnings("ignore:Traits should be given as instan
 
 @pytest.fixture(scope="module")
 def hw1(tmp_path_factory) -> Path:
-    """Homework 1, public variant, built as `make homework PUBLIC=1` builds it."""
-    return build(MASTERS / f"{HW1}.ipynb", tmp_path_factory.mktemp("hw"), run_tests=False)
+    """Homework 1, public variant, built as `make homework PUBLIC=1` builds it (shared: read-only)."""
+    return homework_build(tmp_path_factory, HW1)
 
 
 def key_cells(built: Path) -> list[str]:
@@ -207,9 +207,9 @@ def source_of(cell: dict) -> str:
     return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
 
 
-def test_every_student_notebook_has_its_setup_cell_before_otter(tmp_path):
+def test_every_student_notebook_has_its_setup_cell_before_otter(tmp_path_factory):
     for master in sorted(MASTERS.glob("hw*.ipynb")):
-        out = build(master, tmp_path, run_tests=False)
+        out = homework_build(tmp_path_factory, master.stem, master=master)
         cells = json.loads((out / "student" / master.name).read_text())["cells"]
         setup = [i for i, c in enumerate(cells) if source_of(c).startswith("# Setup:")]
         otter = [i for i, c in enumerate(cells) if "import otter" in source_of(c)]

@@ -32,7 +32,7 @@ import pytest
 
 import perceptron
 from perceptron_homework import checks, grading, plain, sandbox
-from perceptron_homework.build import build
+from tests.support.homework_builds import homework_build
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOL = [sys.executable, "-m", "perceptron_homework"]   # the CLI, as `perceptron-homework` runs it
@@ -288,11 +288,10 @@ class Listener:
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> dict[str, Path]:
-    """Every assignment, built once by the same code as ``make homework``."""
-    out = tmp_path_factory.mktemp("homework")
+    """Every assignment, built once per session by the same code as ``make homework`` (read-only)."""
     # otter's own run of the tests is skipped: grading the "full" fakes below checks the same.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        dirs = pool.map(lambda a: build(MASTERS / f"{a}.ipynb", out, run_tests=False), ASSIGNMENTS)
+        dirs = pool.map(lambda a: homework_build(tmp_path_factory, a), ASSIGNMENTS)
     return dict(zip(ASSIGNMENTS, dirs))
 
 
@@ -508,7 +507,7 @@ def test_student_gets_feedback_from_grader_check(built, tmp_path):
 # ------------------------------------------------------------------------------ private variants
 
 
-def test_two_secrets_draw_different_hidden_data_and_the_key_passes_both(built, tmp_path):
+def test_two_secrets_draw_different_hidden_data_and_the_key_passes_both(built, tmp_path, tmp_path_factory):
     for assignment in ASSIGNMENTS:
         a, b = checks.plan(assignment, "first secret"), checks.plan(assignment, "second secret")
         public = checks.plan(assignment, checks.PUBLIC_SECRET)
@@ -522,8 +521,7 @@ def test_two_secrets_draw_different_hidden_data_and_the_key_passes_both(built, t
     for assignment in ASSIGNMENTS:
         folder = built[assignment]
         if checks.variant(assignment, "second secret") != checks.variant(assignment, checks.PUBLIC_SECRET):
-            folder = build(MASTERS / f"{assignment}.ipynb", tmp_path / "second", secret="second secret",
-                           run_tests=False)
+            folder = homework_build(tmp_path_factory, assignment, secret="second secret")
         key = tmp_path / f"{assignment}.ipynb"
         key.write_bytes((folder / "autograder" / f"{assignment}.ipynb").read_bytes())
         report = grading.grade([key], folder / "autograder" / f"{assignment}-autograder.zip",
@@ -559,12 +557,13 @@ RANDOM_TESTS = {
 }
 
 
-def test_secret_build_ships_the_secret_only_in_the_autograder(tmp_path):
-    out = build(MASTERS / "hw2_linear_classifiers.ipynb", tmp_path, secret="s3cret", run_tests=False)
-    config = grading.Assignment.from_zip(out / "autograder" / "hw2_linear_classifiers-autograder.zip")
-    assert config.secret == "s3cret"
-    assert "s3cret" not in (out / "student" / "hw2_linear_classifiers.ipynb").read_text()
-    assert "s3cret" not in (out / "manifest.json").read_text()
+def test_secret_build_ships_the_secret_only_in_the_autograder(tmp_path_factory):
+    # The build under "second secret" that the test above grades (one otter assign for both).
+    out = homework_build(tmp_path_factory, "hw1_perceptron", secret="second secret")
+    config = grading.Assignment.from_zip(out / "autograder" / "hw1_perceptron-autograder.zip")
+    assert config.secret == "second secret"
+    assert "second secret" not in (out / "student" / "hw1_perceptron.ipynb").read_text()
+    assert "second secret" not in (out / "manifest.json").read_text()
 
 
 # ------------------------------------------------------------------------------------ Gradescope

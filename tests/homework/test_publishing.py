@@ -19,7 +19,8 @@ import pytest
 import yaml
 
 from perceptron_homework import checks, grading
-from perceptron_homework.build import build, find_masters
+from perceptron_homework.build import find_masters
+from tests.support.homework_builds import homework_build
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDENT = ROOT / "_build" / "student"
@@ -110,11 +111,11 @@ def test_student_branch_holds_what_binder_needs_and_no_instructor_file():
         f"{doc}.ipynb" for doc in chapters()}
 
 
-def test_student_branch_carries_the_homework_student_notebooks_without_solutions(tmp_path):
+def test_student_branch_carries_the_homework_student_notebooks_without_solutions(tmp_path, tmp_path_factory):
     from coursebook.student import write_branch
 
     out = tmp_path / "homework"
-    build(MASTERS / "hw2_linear_classifiers.ipynb", out, run_tests=False)
+    shutil.copytree(homework_build(tmp_path_factory, "hw2_linear_classifiers"), out / "hw2_linear_classifiers")
     branch = write_branch(tmp_path / "branch", homework=out)
     (notebook,) = (branch / "notebooks" / "homework").glob("*.ipynb")
     text = notebook.read_text(encoding="utf-8")
@@ -206,12 +207,11 @@ def test_a_private_variant_changes_the_task_deterministically():
 
 @pytest.fixture(scope="module")
 def variants(tmp_path_factory) -> dict[str, Path]:
-    """Homework 1 built twice, public and under a private secret (the one of issue 22)."""
-    out = tmp_path_factory.mktemp("variants")
+    """Homework 1 built twice, public and under a private secret (the one of issue 22); read-only."""
     secrets = {"public": checks.PUBLIC_SECRET, "private": 'Tulip$Rose&"8831'}
     with ThreadPoolExecutor(max_workers=2) as pool:
-        built = pool.map(lambda kv: build(MASTERS / "hw1_perceptron.ipynb", out / kv[0], secret=kv[1],
-                                          run_tests=False), secrets.items())
+        built = pool.map(lambda kv: homework_build(tmp_path_factory, "hw1_perceptron", secret=kv[1]),
+                         secrets.items())
     return dict(zip(secrets, built))
 
 
