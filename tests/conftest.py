@@ -75,6 +75,8 @@ SLOW_FIRST = (
     "tests/book/test_browser.py::test_axe_finds_no_wcag_violation[light]",
     "tests/book/test_browser.py::test_axe_finds_no_wcag_violation[dark]",
     "tests/homework/test_formative_checks.py",
+    "tests/homework/test_homeworks_2_3.py",
+    "tests/homework/test_hw4.py",
     "tests/homework/test_autograder_image.py",
     "tests/homework/test_secrets.py",
     "tests/homework/test_publishing.py",

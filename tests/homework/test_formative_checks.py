@@ -217,33 +217,48 @@ def test_every_student_notebook_has_its_setup_cell_before_otter(tmp_path_factory
         assert not [c for c in cells[:setup[0]] if c["cell_type"] == "code"], master.name
 
 
-def test_the_student_notebook_runs_in_order_in_a_fresh_environment_without_otter(hw1, tmp_path):
-    """A fresh virtual environment (no otter, no numpy, no package): the setup cell installs them
-    (the package from this checkout, as $PERCEPTRON_INSTALL_FROM says), then every cell runs in
-    order and every grader.check passes, in a notebook renamed as a download renames it."""
-    import subprocess
-    import sys
-
-    student = json.loads((hw1 / "student" / f"{HW1}.ipynb").read_text())
-    key = json.loads((hw1 / "autograder" / f"{HW1}.ipynb").read_text())
+def answered_student_notebook(built: Path, assignment: str) -> tuple[dict, int]:
+    """The student notebook with the answer key's code in its answer cells, and its number of
+    grader.check cells."""
+    student = json.loads((built / "student" / f"{assignment}.ipynb").read_text())
+    key = json.loads((built / "autograder" / f"{assignment}.ipynb").read_text())
     answers, solutions = (
         [c for c in nb["cells"] if c["cell_type"] == "code" and tag in c["metadata"].get("tags", [])]
         for nb, tag in ((student, "otter_answer_cell"), (key, "otter_assign_solution_cell")))
-    assert len(answers) == len(solutions) == 5
+    assert answers and len(answers) == len(solutions), assignment
     for answer, solution in zip(answers, solutions):
         answer["source"] = solution["source"]
-    work = tmp_path / "work"
-    work.mkdir()
-    (work / f"{HW1} (1).ipynb").write_text(json.dumps(student))
+    checks_cells = sum("grader.check(" in "".join(c["source"]) for c in student["cells"] if c["cell_type"] == "code")
+    return student, checks_cells
+
+
+def test_the_student_notebooks_run_in_order_in_a_fresh_environment_without_otter(tmp_path_factory, tmp_path):
+    """A fresh virtual environment (no otter, no numpy, no package): homework 1's setup cell installs
+    them (the package from this checkout, as $PERCEPTRON_INSTALL_FROM says), then every cell runs in
+    order and every grader.check passes, in a notebook renamed as a download renames it. Homeworks 2
+    to 4 then run the same way in that environment (their setup cell is homework 1's, and comes before
+    `import otter`: test_every_student_notebook_has_its_setup_cell_before_otter), so one install
+    serves all four."""
+    import os
+    import subprocess
+    import sys
+
     venv = tmp_path / "venv"
     base = Path(sys.base_prefix) / "bin" / "python3"
     subprocess.run([str(base), "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
     assert subprocess.run([python, "-c", "import otter"], capture_output=True, check=False).returncode != 0
-    env = {k: v for k, v in __import__("os").environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["PERCEPTRON_INSTALL_FROM"] = str(ROOT)
-    done = subprocess.run([python, str(Path(__file__).with_name("run_cells.py")), f"{HW1} (1).ipynb"], cwd=work,
-                          capture_output=True, text=True, check=False, env=env, timeout=1800)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    checks_run = [line for line in done.stdout.splitlines() if line.startswith("check ")]
-    assert len(checks_run) == 5 and all("All test cases passed" in line for line in checks_run), done.stdout
+    assert checks.ASSIGNMENTS[0] == HW1
+    for assignment in checks.ASSIGNMENTS:
+        student, expected = answered_student_notebook(homework_build(tmp_path_factory, assignment), assignment)
+        work = tmp_path / assignment
+        work.mkdir()
+        (work / f"{assignment} (1).ipynb").write_text(json.dumps(student))
+        done = subprocess.run([python, str(Path(__file__).with_name("run_cells.py")), f"{assignment} (1).ipynb"],
+                              cwd=work, capture_output=True, text=True, check=False, env=env, timeout=1800)
+        assert done.returncode == 0, assignment + ":\n" + done.stdout[-3000:] + done.stderr[-3000:]
+        checks_run = [line for line in done.stdout.splitlines() if line.startswith("check ")]
+        assert expected and len(checks_run) == expected, (assignment, done.stdout[-3000:])
+        assert all("All test cases passed" in line for line in checks_run), (assignment, done.stdout[-3000:])

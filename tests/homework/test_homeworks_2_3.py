@@ -21,7 +21,6 @@ import contextlib
 import io
 import json
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -29,7 +28,8 @@ import numpy as np
 import pytest
 
 from perceptron_homework import checks, grading
-from perceptron_homework.build import build, render_master
+from perceptron_homework.build import render_master
+from tests.support.homework_builds import homework_build
 
 ROOT = Path(__file__).resolve().parents[2]
 MASTERS = ROOT / "notebooks" / "homework"
@@ -176,12 +176,8 @@ STATED = {HW2: ((4, 7), (4, 7)), HW3: ((1, 3), (4, 6))}
 
 @pytest.fixture(scope="module")
 def private(tmp_path_factory) -> dict[str, Path]:
-    """Homeworks 2 and 3 built under the private secret of issue 22."""
-    out = tmp_path_factory.mktemp("private")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        built = pool.map(lambda a: build(MASTERS / f"{a}.ipynb", out, secret=PRIVATE_SECRET, run_tests=False),
-                         (HW2, HW3))
-    return dict(zip((HW2, HW3), built))
+    """Homeworks 2 and 3 built under the private secret of issue 22 (shared builds)."""
+    return {a: homework_build(tmp_path_factory, a, secret=PRIVATE_SECRET) for a in (HW2, HW3)}
 
 
 @pytest.mark.parametrize("assignment", [HW2, HW3])

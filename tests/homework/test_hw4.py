@@ -16,9 +16,6 @@ import io
 import json
 import re
 import shutil
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -26,8 +23,8 @@ import numpy as np
 import pytest
 
 from perceptron_homework import checks, grading
-from perceptron_homework.build import build
 from perceptron_homework.checks import hw4_multiclass_networks as hw4
+from tests.support.homework_builds import homework_build
 
 ROOT = Path(__file__).resolve().parents[2]
 MASTERS = ROOT / "notebooks" / "homework"
@@ -39,13 +36,9 @@ pytestmark = pytest.mark.filterwarnings("ignore:Traits should be given as instan
 
 @pytest.fixture(scope="module")
 def variants(tmp_path_factory) -> dict[str, Path]:
-    """Homework 4 built twice, as `make homework PUBLIC=1` and under a private secret."""
-    out = tmp_path_factory.mktemp("hw4")
-    secrets = {"public": checks.PUBLIC_SECRET, "private": PRIVATE}
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        built = pool.map(lambda kv: build(MASTERS / f"{HW4}.ipynb", out / kv[0], secret=kv[1], run_tests=False),
-                         secrets.items())
-    return dict(zip(secrets, built))
+    """Homework 4 built twice, as `make homework PUBLIC=1` and under a private secret (shared builds)."""
+    return {"public": homework_build(tmp_path_factory, HW4),
+            "private": homework_build(tmp_path_factory, HW4, secret=PRIVATE)}
 
 
 def key_cells(built: Path) -> list[str]:
@@ -357,31 +350,3 @@ def test_the_hidden_tests_can_pass_and_aim_at_their_question(variants):
 
 
 # ----------------------------------------------------------------- the student notebook as handed out
-
-
-def test_the_student_notebook_runs_in_order_in_a_fresh_environment_without_otter(variants, tmp_path):
-    """As homework 1's test in test_formative_checks.py: a fresh virtual environment, the setup cell
-    installs the package from this checkout and otter, every cell runs and every grader.check passes."""
-    built = variants["public"]
-    student = json.loads((built / "student" / f"{HW4}.ipynb").read_text())
-    key = json.loads((built / "autograder" / f"{HW4}.ipynb").read_text())
-    answers, solutions = (
-        [c for c in nb["cells"] if c["cell_type"] == "code" and tag in c["metadata"].get("tags", [])]
-        for nb, tag in ((student, "otter_answer_cell"), (key, "otter_assign_solution_cell")))
-    assert len(answers) == len(solutions) == 5
-    for answer, solution in zip(answers, solutions):
-        answer["source"] = solution["source"]
-    work = tmp_path / "work"
-    work.mkdir()
-    (work / f"{HW4} (1).ipynb").write_text(json.dumps(student))
-    venv = tmp_path / "venv"
-    base = Path(sys.base_prefix) / "bin" / "python3"
-    subprocess.run([str(base), "-m", "venv", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    env = {k: v for k, v in __import__("os").environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env["PERCEPTRON_INSTALL_FROM"] = str(ROOT)
-    done = subprocess.run([python, str(Path(__file__).with_name("run_cells.py")), f"{HW4} (1).ipynb"], cwd=work,
-                          capture_output=True, text=True, check=False, env=env, timeout=1800)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    checks_run = [line for line in done.stdout.splitlines() if line.startswith("check ")]
-    assert len(checks_run) == 5 and all("All test cases passed" in line for line in checks_run), done.stdout
