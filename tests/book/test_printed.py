@@ -53,6 +53,9 @@ def test_printed_entries_name_real_sliders_positions_and_phrases(doc):
         assert len(labels) <= pdf.STRIP_FRAMES
     text = prose(doc).replace("'", "’")   # smartquotes: the PDF's text has ’ where the source has '
     for phrase in entry["prose"]:
+        # The PDF build matches a phrase within one run of plain text: emphasis, code or math in the
+        # source ends the run, so a phrase written with their marks can never be found there.
+        assert not set(phrase) & set("*`$_"), f"{doc}: {phrase!r} spans Markdown markup; quote plain text only"
         assert " ".join(phrase.split()).replace("'", "’") in text, f"{doc}: no longer says {phrase!r}"
 
 

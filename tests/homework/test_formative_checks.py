@@ -16,12 +16,12 @@ import io
 import json
 from pathlib import Path
 
-import nbformat
 import numpy as np
 import pytest
 
 from perceptron_homework import checks
 from tests.support.homework_builds import homework_build
+from tests.support.homework_cells import key_cells, notebook_test, run, twin_test
 
 ROOT = Path(__file__).resolve().parents[2]
 MASTERS = ROOT / "notebooks" / "homework"
@@ -36,43 +36,12 @@ def hw1(tmp_path_factory) -> Path:
     return homework_build(tmp_path_factory, HW1)
 
 
-def key_cells(built: Path) -> list[str]:
-    key = nbformat.read(built / "autograder" / f"{HW1}.ipynb", as_version=4)
-    # Everything but otter's own cells and the setup cell (this process has the package).
-    return [c.source for c in key.cells if c.cell_type == "code" and "otter" not in c.source
-            and not c.source.startswith(("# Setup:", "grader.")) and "BEGIN TEST CONFIG" not in c.source]
 
 
-def run(cells: list[str], edits: tuple[tuple[str, str], ...] = ()) -> dict:
-    """Run the notebook's cells (with ``edits`` applied, each ``old`` once) in a fresh namespace."""
-    env: dict = {"__name__": "__main__"}
-    for source in cells:
-        for old, new in edits:
-            source = source.replace(old, new)
-        with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(source, "<cell>", "exec"), env)  # noqa: S102 - a notebook cell
-    return env
 
 
-def notebook_test(built: Path, question: str, env: dict) -> tuple[bool, str]:
-    """Run the student notebook's public test of ``question``, as grader.check does."""
-    from otter.test_files.exception_test import ExceptionTestFile
-
-    student = json.loads((built / "student" / f"{HW1}.ipynb").read_text())
-    test_file = ExceptionTestFile.from_string(student["metadata"]["otter"]["tests"][question], path=question)
-    test_file.run(dict(env))
-    results = test_file.test_case_results
-    return all(r.passed for r in results), "\n".join(r.message or "" for r in results)
 
 
-def twin_test(question: str, env: dict, secret: str = checks.PUBLIC_SECRET) -> tuple[bool, str]:
-    """Run the public twin of ``question`` in ``perceptron_homework.checks`` against ``env``."""
-    (name,) = [n for n, c in checks.checks(HW1).items() if c.question == question and not c.hidden]
-    try:
-        checks.run_here(HW1, name, env, secret=secret)
-    except AssertionError as exc:
-        return False, str(exc)
-    return True, ""
 
 
 UPDATE = "return w + eta * y * np.asarray(x, dtype=float), b + eta * y"
@@ -93,26 +62,26 @@ WRONG = {
 
 
 def test_the_answer_key_passes_every_public_check(hw1):
-    env = run(key_cells(hw1))
+    env = run(key_cells(hw1, HW1))
     for question in ("q1", "q2", "q3", "q4", "q5"):
-        assert notebook_test(hw1, question, env)[0], question
-        assert twin_test(question, env) == (True, ""), question
+        assert notebook_test(hw1, HW1, question, env)[0], question
+        assert twin_test(HW1, question, env) == (True, ""), question
 
 
 @pytest.mark.parametrize("wrong", sorted(WRONG))
 def test_public_check_catches_a_common_wrong_answer_without_giving_it_away(hw1, wrong):
     question, edits, reason = WRONG[wrong]
-    cells = key_cells(hw1)
+    cells = key_cells(hw1, HW1)
     for old, _ in edits:
         assert sum(c.count(old) for c in cells) == 1, f"edit target not unique: {old!r}"
     env = run(cells, tuple(edits))
-    for passed, message in (notebook_test(hw1, question, env), twin_test(question, env)):
+    for passed, message in (notebook_test(hw1, HW1, question, env), twin_test(HW1, question, env)):
         assert not passed, f"{wrong}: the public check of {question} passed"
         assert reason in message, message
     if question == "q4":  # the right count (30 for the public variant) is not in the feedback
-        right = run(key_cells(hw1))["xor_errors"]
+        right = run(key_cells(hw1, HW1))["xor_errors"]
         assert right == 30
-        assert str(right) not in notebook_test(hw1, question, env)[1] + twin_test(question, env)[1]
+        assert str(right) not in notebook_test(hw1, HW1, question, env)[1] + twin_test(HW1, question, env)[1]
 
 
 def test_the_notebooks_q3_check_watches_the_trainers_the_grader_forbids():
@@ -162,7 +131,7 @@ def test_constant_answers_earn_nothing_from_the_hidden_tests(mistake, secret):
 
 
 def test_the_right_conclusion_earns_its_point_only_with_the_right_counts(hw1):
-    env = run(key_cells(hw1))
+    env = run(key_cells(hw1, HW1))
     checks.run_here(HW1, "test_experiment_conclusion", env, secret=checks.PUBLIC_SECRET)
     env["mistakes_by_eta"] = {eta: m + 1 for eta, m in env["mistakes_by_eta"].items()}
     with pytest.raises(AssertionError, match="wrong count"):
@@ -196,7 +165,7 @@ def test_a_renamed_student_notebook_still_finds_its_tests(hw1, tmp_path, monkeyp
     assert notebook_file(HW1) == f"{HW1} (1).ipynb"
     grader = otter.Notebook(notebook_file(HW1))
     with contextlib.redirect_stdout(io.StringIO()):
-        result = grader.check("q1", run(key_cells(hw1)))
+        result = grader.check("q1", run(key_cells(hw1, HW1)))
     assert "All test cases passed" in repr(result)
     (tmp_path / f"{HW1} (1).ipynb").unlink()
     with pytest.raises(FileNotFoundError, match="save the notebook"):

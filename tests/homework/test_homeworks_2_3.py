@@ -17,19 +17,17 @@ must occur exactly once), and the notebook's cells are run in this process.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import shutil
 from pathlib import Path
 
-import nbformat
 import numpy as np
 import pytest
 
 from perceptron_homework import checks, grading
 from perceptron_homework.build import render_master
 from tests.support.homework_builds import homework_build
+from tests.support.homework_cells import key_cells, notebook_test, run, twin_test
 
 ROOT = Path(__file__).resolve().parents[2]
 MASTERS = ROOT / "notebooks" / "homework"
@@ -63,22 +61,8 @@ def master_cells(assignment: str, secret: str, solutions_of: str | None = None) 
             if not source.startswith("# Setup:") and "def test_" not in source]
 
 
-def key_cells(built: Path, assignment: str) -> list[str]:
-    """The code cells of the built answer key, without otter's cells and the setup cell."""
-    key = nbformat.read(built / "autograder" / f"{assignment}.ipynb", as_version=4)
-    return [c.source for c in key.cells if c.cell_type == "code" and "otter" not in c.source
-            and not c.source.startswith(("# Setup:", "grader.")) and "BEGIN TEST CONFIG" not in c.source]
 
 
-def run(cells: list[str], edits: tuple[tuple[str, str], ...] = ()) -> dict:
-    """Run the cells (with ``edits`` applied) in a fresh namespace, as the notebook's kernel would."""
-    env: dict = {"__name__": "__main__"}
-    for source in cells:
-        for old, new in edits:
-            source = source.replace(old, new)
-        with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(source, "<cell>", "exec"), env)  # noqa: S102 - a notebook cell
-    return env
 
 
 def score(assignment: str, env: dict, secret: str) -> tuple[int, list[str]]:
@@ -92,25 +76,8 @@ def score(assignment: str, env: dict, secret: str) -> tuple[int, list[str]]:
     return len(checks.checks(assignment)) - len(failed), failed
 
 
-def notebook_test(built: Path, assignment: str, question: str, env: dict) -> tuple[bool, str]:
-    """Run the student notebook's public test of ``question``, as grader.check does."""
-    from otter.test_files.exception_test import ExceptionTestFile
-
-    student = json.loads((built / "student" / f"{assignment}.ipynb").read_text())
-    test_file = ExceptionTestFile.from_string(student["metadata"]["otter"]["tests"][question], path=question)
-    test_file.run(dict(env))
-    results = test_file.test_case_results
-    return all(r.passed for r in results), "\n".join(r.message or "" for r in results)
 
 
-def twin_test(assignment: str, question: str, env: dict, secret: str = checks.PUBLIC_SECRET) -> tuple[bool, str]:
-    """Run the public twin of ``question`` in ``perceptron_homework.checks`` against ``env``."""
-    (name,) = [n for n, c in checks.checks(assignment).items() if c.question == question and not c.hidden]
-    try:
-        checks.run_here(assignment, name, env, secret=secret)
-    except AssertionError as exc:
-        return False, str(exc)
-    return True, ""
 
 
 VARIANT_KEYS = {HW2: ("tie", "norm", "center"), HW3: ("bias", "ties")}

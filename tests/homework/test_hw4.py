@@ -11,8 +11,6 @@ the one in the student notebook (what ``grader.check`` runs) and its twin in
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
 import shutil
@@ -25,6 +23,7 @@ import pytest
 from perceptron_homework import checks, grading
 from perceptron_homework.checks import hw4_multiclass_networks as hw4
 from tests.support.homework_builds import homework_build
+from tests.support.homework_cells import key_cells, notebook_test, run, twin_test
 
 ROOT = Path(__file__).resolve().parents[2]
 MASTERS = ROOT / "notebooks" / "homework"
@@ -41,42 +40,12 @@ def variants(tmp_path_factory) -> dict[str, Path]:
             "private": homework_build(tmp_path_factory, HW4, secret=PRIVATE)}
 
 
-def key_cells(built: Path) -> list[str]:
-    key = nbformat.read(built / "autograder" / f"{HW4}.ipynb", as_version=4)
-    # Everything but otter's own cells and the setup cell (this process has the package).
-    return [c.source for c in key.cells if c.cell_type == "code" and "otter" not in c.source
-            and not c.source.startswith(("# Setup:", "grader.")) and "BEGIN TEST CONFIG" not in c.source]
 
 
-def run(cells: list[str], edits: tuple[tuple[str, str], ...] = ()) -> dict:
-    """Run the notebook's cells (with ``edits`` applied) in a fresh namespace."""
-    env: dict = {"__name__": "__main__"}
-    for source in cells:
-        for old, new in edits:
-            source = source.replace(old, new)
-        with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(source, "<cell>", "exec"), env)  # noqa: S102 - a notebook cell
-    return env
 
 
-def notebook_test(built: Path, question: str, env: dict) -> tuple[bool, str]:
-    """Run the student notebook's public test of ``question``, as grader.check does."""
-    from otter.test_files.exception_test import ExceptionTestFile
-
-    student = json.loads((built / "student" / f"{HW4}.ipynb").read_text())
-    test_file = ExceptionTestFile.from_string(student["metadata"]["otter"]["tests"][question], path=question)
-    test_file.run(dict(env))
-    results = test_file.test_case_results
-    return all(r.passed for r in results), "\n".join(r.message or "" for r in results)
 
 
-def twin_test(question: str, env: dict) -> tuple[bool, str]:
-    (name,) = [n for n, c in checks.checks(HW4).items() if c.question == question and not c.hidden]
-    try:
-        checks.run_here(HW4, name, env, secret=checks.PUBLIC_SECRET)
-    except AssertionError as exc:
-        return False, str(exc)
-    return True, ""
 
 
 def hidden_passed(env: dict, secret: str) -> list[str]:
@@ -210,7 +179,7 @@ def test_the_class_weights_and_the_hidden_weights_keep_the_chapters_symbols(vari
 
 def test_the_hidden_tests_want_the_gradient_of_b_as_a_number(variants):
     """The gradients have the keys and shapes of params: b a number, not an array of shape (1,)."""
-    cells = key_cells(variants["public"])
+    cells = key_cells(variants["public"], HW4)
     for edits, fails in (
         ([(BACKPROP_RETURN, BACKPROP_RETURN.replace("float(s)", "np.array([s])"))],
          {"test_forward_and_backprop_match_reference"}),
@@ -284,21 +253,21 @@ ANSWERS = [PUBLIC_V["q1_V"], PUBLIC_V["q4_w"], re.compile(r"\b(5|22)\b")]
 
 
 def test_the_answer_key_passes_every_public_check(variants):
-    env = run(key_cells(variants["public"]))
+    env = run(key_cells(variants["public"], HW4))
     for question in ("q1", "q2", "q3", "q4", "q5"):
-        assert notebook_test(variants["public"], question, env)[0], question
-        assert twin_test(question, env) == (True, ""), question
+        assert notebook_test(variants["public"], HW4, question, env)[0], question
+        assert twin_test(HW4, question, env) == (True, ""), question
 
 
 @pytest.mark.parametrize("wrong", sorted(WRONG))
 def test_public_check_catches_a_common_wrong_answer_without_giving_it_away(variants, wrong):
     question, edits, reason = WRONG[wrong]
-    cells = key_cells(variants["public"])
+    cells = key_cells(variants["public"], HW4)
     for old, _ in edits:
         assert sum(c.count(old) for c in cells) == 1, f"edit target not unique: {old!r}"
     env = run(cells, tuple(edits))
     messages = []
-    for passed, message in (notebook_test(variants["public"], question, env), twin_test(question, env)):
+    for passed, message in (notebook_test(variants["public"], HW4, question, env), twin_test(HW4, question, env)):
         assert not passed, f"{wrong}: the public check of {question} passed"
         assert reason in message, message
         if question in ("q1", "q2", "q3", "q4"):  # no expected array, count or value
@@ -340,7 +309,7 @@ def test_constant_answers_earn_nothing_from_the_hidden_tests(mistake, secret):
 def test_the_hidden_tests_can_pass_and_aim_at_their_question(variants):
     """The public key passes all 13 hidden tests; with the LMS step of the other loss put in, it
     fails exactly q4's three."""
-    key = run(key_cells(variants["public"]))
+    key = run(key_cells(variants["public"], HW4))
     hidden = {n for n, c in checks.checks(HW4).items() if c.hidden}
     assert set(hidden_passed(key, checks.PUBLIC_SECRET)) == hidden
     exec("def lms_step(x, y, w, b, eta):\n    e = y - (np.dot(w, x) + b)\n"  # noqa: S102 - an answer cell
