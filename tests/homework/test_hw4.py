@@ -23,7 +23,7 @@ import pytest
 from perceptron_homework import checks, grading
 from perceptron_homework.checks import hw4_multiclass_networks as hw4
 from tests.support.homework_builds import homework_build
-from tests.support.homework_cells import key_cells, notebook_test, run, twin_test
+from tests.support.homework_cells import hidden_passed, key_cells, notebook_test, run, twin_test
 
 ROOT = Path(__file__).resolve().parents[2]
 MASTERS = ROOT / "notebooks" / "homework"
@@ -48,16 +48,6 @@ def variants(tmp_path_factory) -> dict[str, Path]:
 
 
 
-def hidden_passed(env: dict, secret: str) -> list[str]:
-    passed = []
-    for name, c in checks.checks(HW4).items():
-        if c.hidden:
-            try:
-                checks.run_here(HW4, name, dict(env), secret=secret)
-                passed.append(name)
-            except AssertionError:
-                pass
-    return passed
 
 
 # ------------------------------------------------------------------------------ variants of the task
@@ -188,7 +178,7 @@ def test_the_hidden_tests_want_the_gradient_of_b_as_a_number(variants):
     ):
         env = run(cells, tuple(edits))
         hidden = {n for n, c in checks.checks(HW4).items() if c.hidden}
-        assert hidden - set(hidden_passed(env, checks.PUBLIC_SECRET)) == fails
+        assert hidden - set(hidden_passed(HW4, env, checks.PUBLIC_SECRET)) == fails
 
 
 # -------------------------------------------------------------------------- formative public checks
@@ -303,7 +293,7 @@ def test_constant_answers_earn_nothing_from_the_hidden_tests(mistake, secret):
     env.update(points_mistakes=5, ova_confusion=np.eye(3, dtype=int) * 20, ova_errors=0, gradient_gap=1e-9)
     hidden = [n for n, c in checks.checks(HW4).items() if c.hidden]
     assert len(hidden) == 13
-    assert hidden_passed(env, secret) == []
+    assert hidden_passed(HW4, env, secret) == []
 
 
 def test_the_hidden_tests_can_pass_and_aim_at_their_question(variants):
@@ -311,10 +301,10 @@ def test_the_hidden_tests_can_pass_and_aim_at_their_question(variants):
     fails exactly q4's three."""
     key = run(key_cells(variants["public"], HW4))
     hidden = {n for n, c in checks.checks(HW4).items() if c.hidden}
-    assert set(hidden_passed(key, checks.PUBLIC_SECRET)) == hidden
+    assert set(hidden_passed(HW4, key, checks.PUBLIC_SECRET)) == hidden
     exec("def lms_step(x, y, w, b, eta):\n    e = y - (np.dot(w, x) + b)\n"  # noqa: S102 - an answer cell
          "    return w + 2 * eta * e * np.asarray(x, dtype=float), b + 2 * eta * e\n", key)
-    failed = hidden - set(hidden_passed(key, checks.PUBLIC_SECRET))
+    failed = hidden - set(hidden_passed(HW4, key, checks.PUBLIC_SECRET))
     assert failed == {n for n in hidden if checks.checks(HW4)[n].question == "q4"}
 
 

@@ -57,3 +57,16 @@ def twin_test(assignment: str, question: str, env: dict, secret: str = checks.PU
     except AssertionError as exc:
         return False, str(exc)
     return True, ""
+
+
+def hidden_passed(assignment: str, env: dict, secret: str) -> list[str]:
+    """The names of ``assignment``'s hidden tests that ``env`` passes under ``secret``, in order."""
+    passed = []
+    for name, check in checks.checks(assignment).items():
+        if check.hidden:
+            try:
+                checks.run_here(assignment, name, dict(env), secret=secret)
+                passed.append(name)
+            except AssertionError:
+                pass
+    return passed
