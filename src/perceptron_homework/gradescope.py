@@ -17,6 +17,7 @@ Where the sandbox cannot start, :func:`run` grades nothing and says why in the r
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -123,21 +124,32 @@ def project_root() -> Path:
     return root
 
 
+@contextlib.contextmanager
+def locked(path: Path):
+    """An exclusive ``flock`` on ``path``: one holder at a time, across processes and threads (each
+    call opens the file anew, and Linux's flock locks belong to the open file)."""
+    import fcntl  # POSIX, as the sandbox is: imported here so that importing this module needs none
+
+    with open(path, "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 def build_wheel(dest: Path, root: Path | None = None) -> Path:
     """Build this project's wheel (``pip wheel --no-deps``) into ``dest``; return its path.
 
     pip builds in the checkout (setuptools' ``build/``), so two builds at once there would collide
     (``make -j homework``, two test processes): they take turns, under a lock file of the checkout's.
     """
-    import fcntl  # POSIX, as the sandbox is: imported here so that importing this module needs none
-
     root = Path(root or project_root()).resolve()
     dest.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
            "--no-build-isolation", "--wheel-dir", str(dest), str(root)]
     key = hashlib.sha256(str(root).encode()).hexdigest()[:16]
-    with open(Path(tempfile.gettempdir()) / f"perceptron-wheel-{key}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+    with locked(Path(tempfile.gettempdir()) / f"perceptron-wheel-{key}.lock"):
         done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"pip wheel failed:\n{done.stdout}\n{done.stderr}")

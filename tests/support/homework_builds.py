@@ -27,8 +27,6 @@ master) still run it for real.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -36,6 +34,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from perceptron_homework.gradescope import locked
 
 ROOT = Path(__file__).resolve().parents[2]
 MASTERS = ROOT / "notebooks" / "homework"
@@ -49,18 +49,6 @@ def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "homework-builds"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-@contextlib.contextmanager
-def locked(path: Path):
-    """An exclusive ``flock`` on ``path``: one holder at a time, across processes and threads (each
-    call opens the file anew, and Linux's flock locks belong to the open file)."""
-    with open(path, "a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def build_key(master: Path, secret: str, run_tests: bool) -> str:
