@@ -99,13 +99,13 @@ node_modules/.installed: package-lock.json $(STAMP)
 # The book build, then package tests and every docstring example of the package, checks of the built
 # book in Chromium, strict nbval over every chapter; two workers (one per core), each file's tests on
 # one worker so a notebook runs in order (but for the long browser and JupyterLab files, cut into units
-# that share no costly fixture), the longest first (tests/conftest.py: SPLIT, SLOW_FIRST; the
-# --no-loadscope-reorder keeps that order).
+# that share no costly fixture), the longest first (tests/conftest.py: SPLIT, SLOW_FIRST, and its
+# scheduler keeps that order).
 # The three builds and the Debian root are independent (each its own output folder), so they run side
 # by side (-j, output kept per target): about a minute less than one after another on a fresh clone.
 test: $(STAMP) browser sandbox rscript node_modules
 	$(MAKE) --no-print-directory -j4 --output-sync=target book student slides autograder-root
-	$(PYTEST) -n 2 --dist loadfile --no-loadscope-reorder --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
+	$(PYTEST) -n 2 --dist loadfile --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf --durations=25
 
 # The oldest versions pyproject.toml allows, so that its lower bounds are tested claims: each bound of

@@ -53,8 +53,7 @@ def browser():
         chromium.close()
 
 
-# How `make test` spreads the tests over two workers (`pytest -n 2 --dist loadfile
-# --no-loadscope-reorder`). xdist's unit of work is a file, which one worker runs whole and in order
+# How `make test` spreads the tests over two workers (`pytest -n 2 --dist loadfile`). xdist's unit of work is a file, which one worker runs whole and in order
 # (strict nbval runs a chapter's cells in order in one kernel; a module's fixtures are built once),
 # the next unit in line going to whichever worker runs short. Here (``pytest_xdist_make_scheduler``)
 # the files of SPLIT are cut into one unit per test function, and the units of SPLIT_BY_LAST_ID
@@ -62,8 +61,8 @@ def browser():
 # no costly fixture (a browser page is a test's own; each of test_lab.py's two tests starts its own
 # JupyterLab). The longest units go first (SLOW_FIRST, longest first, from the durations of
 # `make test`), so that the two workers finish together instead of one running a long unit alone at
-# the end; `--no-loadscope-reorder` keeps that order (xdist would order the units by their number of
-# tests). Then the chapters' strict nbval runs (10-60 s each), then every other unit in collection
+# the end; the scheduler keeps that order (xdist would order the units by their number of tests,
+# as `--loadscope-reorder`, its default, does). Then the chapters' strict nbval runs (10-60 s each), then every other unit in collection
 # order. The session's end prints each worker's total and the longest units (``WorkerTotals``).
 SPLIT = ("tests/book/test_browser.py", "tests/environments/test_lab.py")
 SPLIT_BY_LAST_ID = ("tests/book/test_browser.py::test_axe_finds_no_wcag_violation",)
@@ -118,7 +117,7 @@ def pytest_xdist_make_scheduler(config, log):
         return None
     from xdist.scheduler import LoadFileScheduling
 
-    config.option.loadscopereorder = False  # the order of SLOW_FIRST, even without --no-loadscope-reorder
+    config.option.loadscopereorder = False  # keep the order of SLOW_FIRST (the one place it is set)
 
     class UnitScheduling(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
