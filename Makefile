@@ -5,8 +5,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest
 UV_VERSION := 0.13.9
+# apt-get as root (or through sudo), waiting up to 10 minutes for another process's dpkg lock
+# instead of failing at once.
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+APT  := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=600
 
-.PHONY: book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
+.PHONY: bench-lab book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
 
 install: $(STAMP)
 
@@ -48,15 +52,15 @@ slides: $(STAMP) node_modules
 CHROMIUM := /usr/bin/chromium
 browser: $(CHROMIUM)
 $(CHROMIUM):
-	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq chromium
+	$(APT) update -qq
+	$(APT) install -y -qq chromium
 
 # Debian's bubblewrap: the sandbox every graded homework notebook runs in.
 BWRAP := /usr/bin/bwrap
 sandbox: $(BWRAP)
 $(BWRAP):
-	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq bubblewrap
+	$(APT) update -qq
+	$(APT) install -y -qq bubblewrap
 
 # A clean Debian 12 root (debootstrap --variant=minbase; about 3 minutes and 370 MB, once) in which
 # tests/homework/test_autograder_image.py runs the Gradescope autograder's setup.sh and run_autograder
@@ -83,8 +87,8 @@ $(WHEELHOUSE)/.ready: requirements.lock pyproject.toml $(STAMP)
 RSCRIPT := /usr/bin/Rscript
 rscript: $(RSCRIPT)
 $(RSCRIPT):
-	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq --no-install-recommends r-base-core
+	$(APT) update -qq
+	$(APT) install -y -qq --no-install-recommends r-base-core
 
 # Pinned Node tools of the book (package.json and package-lock.json): MathJax, which typesets the
 # formulas when the book is built, reveal.js for the slides, Font Awesome and PurgeCSS for the icons,
@@ -133,11 +137,10 @@ test-oldest: $(STAMP)
 PAPER ?= letter
 TEXLIVE := latexmk texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
 	texlive-xetex tex-gyre fonts-freefont-otf poppler-utils
-SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 texlive:
 	@command -v xelatex >/dev/null && command -v latexmk >/dev/null && command -v pdftotext >/dev/null \
 		&& kpsewhich ucharclasses.sty fncychap.sty >/dev/null && fc-list | grep -q FreeSerif \
-		|| { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(TEXLIVE); }
+		|| { $(APT) update -qq && $(APT) install -y -qq $(TEXLIVE); }
 
 pdf: $(STAMP) texlive
 	PAPER=$(PAPER) $(BIN)/jupyter-book build . --builder latex --warningiserror --nitpick --keep-going
@@ -184,6 +187,10 @@ bench: $(STAMP) browser
 	$(BIN)/python benchmarks/multiclass.py
 	$(BIN)/python benchmarks/widget_callbacks.py
 	$(BIN)/python benchmarks/playground.py
+
+# Keypress-to-image latency of every live slider in JupyterLab (benchmarks/lab_sliders.py); alone, on a quiet machine.
+bench-lab: $(STAMP) browser
+	PYTHONPATH=$(CURDIR) $(BIN)/python benchmarks/lab_sliders.py
 
 # Student notebooks and autograder zips of the homework (otter assign, no Docker) in _build/homework,
 # and the student notebooks' Jupyter-native copies beside the chapters' in _build/jupyter/notebooks/homework

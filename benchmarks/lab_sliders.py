@@ -11,7 +11,7 @@ pixel width against its shown CSS width at a device pixel ratio of 2 (sharp when
 
 The target: every slider's median below 100 ms here. The script exits non-zero when one misses it.
 
-Usage: python benchmarks/lab_sliders.py [--presses N] [--baseline REV] [--device-scale R] [NN_name ...]
+Usage: make bench-lab, or PYTHONPATH=. .venv/bin/python benchmarks/lab_sliders.py [--presses N] [--baseline REV] [--device-scale R] [NN_name ...]
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.lab import (

@@ -1,6 +1,6 @@
 """Serve a built book on 127.0.0.1 the way GitHub Pages does: gzip for text, a 10-minute cache.
 
-Used by the Lighthouse check (tests/lighthouse); ``python -m coursebook.serve DIR`` serves DIR on a
+Used by the Lighthouse benchmark (benchmarks/lighthouse.py, `make lighthouse`); ``python -m coursebook.serve DIR`` serves DIR on a
 free port and prints its URL.
 """
 

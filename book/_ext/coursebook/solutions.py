@@ -72,11 +72,6 @@ def _cut(text: str, inside: bool) -> tuple[str, bool]:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip("\n"), inside
 
 
-def drop_from_markdown(text: str) -> str:
-    """A Markdown text without its ``{solution}`` blocks (and anything gated, if it holds a gate)."""
-    return _cut(text, False)[0]
-
-
 def drop_from_notebook(notebook: dict) -> dict:
     """A copy of a MyST notebook without any solution: its ``{solution}`` blocks, and every cell of a
     gated solution (a code cell between the gates is dropped; a Markdown cell keeps what lies

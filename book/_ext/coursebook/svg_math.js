@@ -1,4 +1,4 @@
-// Typesets TeX to SVG with MathJax (mathjax-full, pinned in package.json) for book/_ext/svg_math.py.
+// Typesets TeX to SVG with MathJax (mathjax-full, pinned in package.json) for book/_ext/coursebook/svg_math.py.
 //
 // A long-lived process: one JSON request per line on stdin, one JSON answer per line on stdout.
 //   {"stylesheet": true}                         -> {"css": "..."}
