@@ -231,14 +231,18 @@ bench-homework: $(STAMP) sandbox
 	$(BIN)/python benchmarks/homework_batch.py --jobs 2 --count 100
 	$(BIN)/python benchmarks/homework_export.py --jobs 2 --count 150
 
-# Regenerate requirements.lock from requirements.in in a scratch environment.
-lock:
+# Regenerate requirements.lock from requirements.in in a scratch environment, and requirements-colab.lock
+# (the Colab-like door's stack, test_colab_like.py) at PyPI's newest releases.
+lock: $(STAMP)
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
 	.lock-venv/bin/python -m pip install --quiet -r requirements.in
 	{ sed -n '1,3p' requirements.lock; .lock-venv/bin/python -m pip freeze --all | grep -v '^pip=='; } > requirements.lock.new
 	mv requirements.lock.new requirements.lock
 	.lock-venv/bin/python -m pip install --quiet --no-deps -e book/_ext
 	.lock-venv/bin/python -m coursebook.environment && rm -rf .lock-venv
+	{ echo '# Written by `make lock` (uv pip compile --upgrade requirements-colab.in): the newest releases on PyPI that day.'; \
+	  UV_PYTHON_DOWNLOADS=never $(BIN)/uv pip compile -q --python-version 3.11 --no-header --no-annotate --upgrade requirements-colab.in; } > requirements-colab.lock.new
+	mv requirements-colab.lock.new requirements-colab.lock
 
 FORCE:
 

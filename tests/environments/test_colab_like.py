@@ -1,7 +1,8 @@
 """The Jupyter-native chapters run where a student opens them: a Colab-like environment.
 
 A fresh virtual environment gets only numpy, scipy, scikit-learn, matplotlib, ipywidgets, ipykernel
-and nbclient, at their newest versions on PyPI (not the lock's), and no ``perceptron``. Every chapter
+and nbclient, at the newest versions on PyPI when `make lock` last ran (requirements-colab.lock, not
+requirements.lock: the gate gives the same answer from one day to the next), and no ``perceptron``. Every chapter
 of _build/jupyter (written by `make book`) is executed from its first cell, in an empty directory,
 with ``PERCEPTRON_INSTALL_FROM`` pointing at a wheel freshly built from this checkout: the setup cell
 must install it and every cell run without error. Then PyPI's unrelated ``perceptron==0.4.0`` (same
@@ -24,7 +25,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 JUPYTER = ROOT / "_build" / "jupyter"
-COLAB_PACKAGES = ["numpy", "scipy", "scikit-learn", "matplotlib", "ipywidgets", "ipykernel", "nbclient"]
+COLAB_LOCK = ROOT / "requirements-colab.lock"
 # The decoy run covers the first chapter (the clean run covers all of them): what it tests is the
 # setup cell, which is the same cell in every chapter (tests/environments/test_setup_cell.py checks that).
 DECOY_CHAPTERS = ["01_geometry"]
@@ -62,14 +63,14 @@ def wheel(dist) -> Path:
 
 @pytest.fixture(scope="module")
 def colab(tmp_path_factory) -> Path:
-    """The Colab-like environment: newest scientific stack from PyPI, no perceptron."""
+    """The Colab-like environment: the newest scientific stack (requirements-colab.lock), no perceptron."""
     venv = tmp_path_factory.mktemp("colab") / "venv"
     run([sys.executable, "-m", "venv", venv])
     python = venv / "bin" / "python"
-    # uv (in .venv, `make install`) resolves and installs the newest releases as pip would, in seconds;
-    # the chapters' setup cell then installs the book's wheel with the venv's own pip, as in Colab.
+    # uv (in .venv, `make install`) installs the pinned set in seconds; the chapters' setup cell then
+    # installs the book's wheel with the venv's own pip, as in Colab.
     uv = Path(sys.executable).with_name("uv")
-    run([uv, "pip", "install", "-q", "--python", python, "--upgrade", "pip", *COLAB_PACKAGES],
+    run([uv, "pip", "install", "-q", "--python", python, "-r", COLAB_LOCK],
         env={**os.environ, "UV_PYTHON_DOWNLOADS": "never"})
     return python
 
@@ -129,3 +130,26 @@ def test_setup_cell_replaces_the_unrelated_pypi_perceptron(colab, wheel, tmp_pat
     records = execute(colab, wheel, "decoy", notebooks, tmp_path, DECOY_WHEEL=str(decoy))
     report(records)
     check(records, wheel)
+
+
+def pins(path: Path) -> dict[str, str]:
+    found = {}
+    for line in path.read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if "==" in line:
+            name, version = line.split("==")
+            found[name.strip().lower().replace("_", "-")] = version.strip()
+    return found
+
+
+def test_colab_lock_pins_the_stack_no_older_than_the_books_lock():
+    """requirements-colab.lock stands for "the newest on PyPI": every package of requirements-colab.in is
+    pinned in it, at a version no older than requirements.lock's (which `make lock` moves together)."""
+    from packaging.version import Version
+
+    wanted = [line.split("#")[0].strip().lower() for line in (ROOT / "requirements-colab.in").read_text().splitlines()]
+    colab, book = pins(COLAB_LOCK), pins(ROOT / "requirements.lock")
+    missing = [name for name in wanted if name and name not in colab]
+    assert not missing, f"requirements-colab.lock does not pin {missing}: run `make lock`"
+    older = {name: (colab[name], book[name]) for name in colab if name in book and Version(colab[name]) < Version(book[name])}
+    assert not older, f"requirements-colab.lock is older than requirements.lock for {older}: run `make lock`"
