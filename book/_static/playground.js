@@ -551,7 +551,7 @@
     var tasks = el("section", { class: "pp-tasks", id: "pp-tasks", "aria-labelledby": "pp-tasks-heading" }, [
       el("h2", { class: "pp-heading", id: "pp-tasks-heading", text: "Try this" }),
       el("p", { text: "Each task checks itself: its mark turns to \u201cDone\u201d and the line under the Run buttons " +
-        "says what you found." }),
+        "says what you found, or what went wrong when a run misses a task." }),
       list, this.taskProgress,
     ]);
     this.taskNews = el("div", { class: "pp-task-news", role: "status", "aria-live": "polite", id: "pp-task-news" });
