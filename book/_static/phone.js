@@ -5,6 +5,9 @@
 // 2. A two-panel slider figure shows its phone frame (the panels stacked, cut apart when the book was
 //    built) where the column is narrower than 3/4 of the figure: data-phone-frames maps each frame URL
 //    to [phone URL, phone width, phone height, frame width, frame height].
+// 3. Not a phone matter but every page's: an optional proof (a prf:proof with `:class: optional`) is
+//    folded into a <details> whose summary names it ("Proof of Theorem 4.1 (optional)"), opened by a
+//    link into it and for printing. Without the script the proof shows in full.
 (function () {
   "use strict";
   function atEnd(box) { return box.scrollLeft + box.clientWidth >= box.scrollWidth - 1; }
@@ -54,7 +57,35 @@
     });
   }
 
-  function start() { sliders(); formulas(); }
+  function proofs() {
+    document.querySelectorAll("div.proof.optional").forEach(function (proof) {
+      if (proof.parentElement.tagName === "DETAILS") return;
+      var fold = document.createElement("details");
+      fold.className = "proof-fold";
+      var summary = document.createElement("summary");
+      // The statement it proves: the nearest numbered block above it (a "Proof idea" may sit between).
+      var before = proof.previousElementSibling, number = null;
+      for (var hops = 0; before && !number && hops < 6; hops++, before = before.previousElementSibling) {
+        if (before.classList.contains("proof")) number = before.querySelector(":scope > .admonition-title > .caption-number");
+      }
+      summary.textContent = number ? "Proof of " + number.textContent.trim() + " (optional)" : "Proof (optional)";
+      proof.parentNode.insertBefore(fold, proof);
+      fold.appendChild(summary);
+      fold.appendChild(proof);
+    });
+    function reveal() {
+      var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      var fold = target && target.closest("details.proof-fold");
+      if (fold) { fold.open = true; target.scrollIntoView(); }
+    }
+    window.addEventListener("hashchange", reveal);
+    window.addEventListener("beforeprint", function () {
+      document.querySelectorAll("details.proof-fold").forEach(function (fold) { fold.open = true; });
+    });
+    reveal();
+  }
+
+  function start() { proofs(); sliders(); formulas(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

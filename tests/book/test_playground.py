@@ -810,3 +810,134 @@ def test_tasks_done_pass_axe(browser, server, mode):
         offline.close()
     assert len(result["passes"]) > 10
     assert result["violations"] == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in result["violations"]]
+
+
+class Phone(Student):
+    """The playground on a phone, 390 px wide: taps on the plot and on the controls, no key held."""
+
+    def tap(self, x: float, y: float) -> None:
+        self.page.touchscreen.tap(*self.pixel(x, y))
+
+    def choose(self, what: str) -> None:
+        """Tap one of the choices above the plot: "class-pos", "class-neg" or "tap-delete"."""
+        self.page.locator(f"label[for=pp-{what}]").tap()
+
+
+@pytest.fixture
+def phone(browser, server):
+    offline = OfflinePage(browser, server, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    offline.open(PAGE)
+    offline.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
+    yield Phone(offline)
+    offline.close()
+
+
+def test_phone_chooses_what_a_tap_does_right_above_the_plot(phone):
+    """The choice sat ~1,280 px below the canvas at 390 px, and the other class needed Shift-click."""
+    page = phone.page
+    gap = page.evaluate("""() => document.querySelector('canvas.pp-canvas').getBoundingClientRect().top
+        - document.querySelector('#pp-tap').getBoundingClientRect().bottom""")
+    assert 0 <= gap < 24, f"the choice of what a tap does is {gap} px from the plot"
+    phone.press("clear")
+    phone.tap(-2, 1)                      # +1, as the page starts
+    phone.choose("class-neg")
+    phone.tap(2, -1)                      # -1, no key held
+    phone.tap(2, 1.5)
+    X, y = phone.points()
+    assert y == [1, -1, -1] and np.allclose(X, [[-2, 1], [2, -1], [2, 1.5]], atol=0.03), (X, y)
+    phone.choose("tap-delete")
+    phone.tap(2.2, 1.6)                   # a finger's width off the point still deletes it
+    X, y = phone.points()
+    assert y == [1, -1] and len(X) == 2
+    assert phone.shown("live").startswith("Removed point 2")
+    phone.tap(0, -4)                      # nothing there: nothing deleted, and the page says so
+    assert len(phone.points()[0]) == 2 and phone.shown("live") == "No point there to delete: tap on a point."
+    phone.choose("class-pos")
+    phone.tap(-3, -3)
+    assert phone.points()[1] == [1, -1, 1]
+    assert phone.clean()
+
+
+def test_phone_task_two_says_what_went_wrong_then_follows_its_hint(phone):
+    """Task 2's old hint ("a small margin makes a large mistake bound") led to a bound of 1001 with 4
+    updates and no message; now a missed attempt says why, and the hint's own points do the task."""
+    phone.press("clear")
+    phone.tap(0.9, 0)
+    phone.choose("class-neg")
+    phone.tap(-0.9, 0)
+    phone.press("converge")
+    run = phone.run()
+    assert run["converged"] and 1 < run["updates"] <= 100
+    news = phone.news()
+    assert f"Task 2 not yet: {run['updates']} updates, not more than 100." in news, news
+    assert "an upper limit, not a prediction" in news
+    # The hint: +1 at (4, 0) and -1 at (4.5, 0), close together and far from the origin.
+    phone.press("clear")
+    phone.choose("class-pos")
+    phone.tap(4, 0)
+    phone.choose("class-neg")
+    phone.tap(4.5, 0)
+    X, y = phone.points()
+    assert y == [1, -1] and np.allclose(X, [[4, 0], [4.5, 0]], atol=0.03), X
+    phone.press("converge")
+    updates = phone.run()["updates"]
+    assert pc.train(X, y).mistakes == updates > 100
+    assert "many-updates" in phone.done()
+    assert f"Task 2 done: converged after {updates} updates on 2 points." in phone.news()
+    assert phone.clean()
+
+
+def test_each_task_says_what_went_wrong(student):
+    """A finished run that tries a task and misses it gets a sentence saying why, once, in the news line."""
+    student.press("clear")
+    student.key_point(0.9, 0, +1)
+    student.key_point(-0.9, 0, -1)      # too close for one update
+    student.press("converge")
+    assert student.news().startswith("Task 1 not yet: 2 updates, not 1.")
+    # No line through the origin, with bias "none": task 7 needs a line that separates them at all.
+    student.press("clear")
+    for x, y, label in [(0.9, 0.9, +1), (-0.9, -0.9, +1), (-0.9, 0.9, -1), (0.9, -0.9, -1)]:
+        student.key_point(x, y, label)
+    student.page.select_option("#pp-bias", "none")
+    student.press("converge")              # the XOR square does tasks 3 and 4, and says so
+    assert student.done() == ["no-line", "pocket"]
+    student.press("reset")
+    student.press("converge")              # the same run again: no task left for it but the one it misses
+    assert "Task 7 not yet: no line at all separates these points" in student.news(), student.news()
+    # A line through the origin separates these: the run converges, and task 7 says where to put them.
+    student.press("clear")
+    student.key_point(1, 1, +1)
+    student.key_point(-1, -1, -1)
+    student.press("converge")              # does task 1 (one update), and says so
+    student.press("reset")
+    student.press("converge")
+    assert "Task 7 not yet: a line through the origin separates these points" in student.news(), student.news()
+    # Task 6: two points moved between runs.
+    student.page.select_option("#pp-bias", "one")
+    student.press("clear")
+    student.key_point(1, 1, +1)
+    student.key_point(-1, -1, -1)
+    student.press("converge")
+    student.drag((1, 1), (0.5, 1))
+    student.drag((-1, -1), (-0.5, -1))
+    student.press("converge")
+    assert "Task 6 not yet: 2 points moved between the two runs: move exactly one." in student.news(), student.news()
+    assert student.clean()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_dropdown_labels_are_shown_whole(browser, server, width):
+    """Every option of every select fits its box (the preset read "Chapter 2: the 30 p..." at 1280 px)."""
+    offline = OfflinePage(browser, server, viewport={"width": width, "height": 900})
+    try:
+        offline.open(PAGE)
+        offline.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
+        cut = offline.page.evaluate("""() => [...document.querySelectorAll('.pp select')].flatMap(s => {
+            const style = getComputedStyle(s), pen = document.createElement('canvas').getContext('2d');
+            pen.font = style.font;
+            const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;  // the arrow
+            return [...s.options].filter(o => pen.measureText(o.text).width > room).map(o => [s.id, o.text, room]);
+        })""")
+        assert cut == [], f"at {width} px these labels are cut off: {cut}"
+    finally:
+        offline.close()

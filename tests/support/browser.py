@@ -51,9 +51,10 @@ def serve_folder(folder: Path) -> Iterator[str]:
 class OfflinePage:
     """A page whose requests to non-local hosts are aborted, with console errors collected."""
 
-    def __init__(self, browser, base: str, color_scheme: str = "light", viewport: dict | None = None):
+    def __init__(self, browser, base: str, color_scheme: str = "light", viewport: dict | None = None, **options):
+        """``options`` go to Playwright's ``new_context`` as they are (``has_touch=True`` for a phone)."""
         self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900},
-                                           color_scheme=color_scheme)
+                                           color_scheme=color_scheme, **options)
         self.blocked: list[str] = []
         self.errors: list[str] = []
         self.context.route("**/*", self._route)

@@ -20,17 +20,18 @@ SCRIPT = ROOT / "book" / "_static" / "playground.js"
 BEGIN, END = "/* PRESETS BEGIN (book/_ext/coursebook/playground.py) */", "/* PRESETS END */"
 
 #: (key, label, Python call that makes it); margins of the "separable" family are chosen in the page.
+#: Labels stay short: a select shows its label whole at a phone's width (tests/book/test_playground.py).
 SEPARABLE_MARGINS = (0.3, 0.2, 0.1, 0.05, 0.02)
 
 
 def presets() -> list[dict]:
     """Every preset: a key, the label the page shows, the call that makes it, X and y."""
-    calls = [(f"separable-{m}", f"Separable, margin {m} (50 points)", f"make_separable(50, margin={m}, seed=0)")
+    calls = [(f"separable-{m}", f"50 points, margin {m}", f"make_separable(50, margin={m}, seed=0)")
              for m in SEPARABLE_MARGINS]
     calls += [
-        ("chapter2", "Chapter 2: the 30 points", "make_separable(30, margin=0.3, radius=4.0, seed=7)"),
+        ("chapter2", "Chapter 2's 30 points", "make_separable(30, margin=0.3, radius=4.0, seed=7)"),
         ("xor", "XOR (40 points)", "make_xor(40, seed=0)"),
-        ("overlapping", "Overlapping clouds (100 points)", "make_overlapping(100, separation=2.0, seed=0)"),
+        ("overlapping", "Overlapping, 100 points", "make_overlapping(100, separation=2.0, seed=0)"),
     ]
     out = []
     for key, label, call in calls:
