@@ -226,3 +226,17 @@ def test_a_changed_url_reaches_errata_changelog_and_text_at_the_next_incremental
 
     site.point_source_buttons(App, "notebooks/01_geometry", "page.html", context, None)
     assert context["header_buttons"][0]["buttons"][0]["url"].startswith("https://tracker.example.edu/course/new?")
+
+
+def test_the_workflow_publishes_a_private_course_to_the_student_repository_only():
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "book.yml").read_text())
+    steps = workflow["jobs"]["build"]["steps"]
+    publish = next(s for s in steps if "make publish-student" in s.get("run", ""))
+    assert publish["if"] == "env.EDITION == 'student' && env.STUDENT_REPOSITORY != ''"
+    assert 'REMOTE="https://github.com/${STUDENT_REPOSITORY}.git"' in publish["run"]
+    assert "secrets." not in publish["run"] and "${TOKEN}" in publish["run"]  # the token via git's configuration
+    # This repository's own Pages and branches get nothing in that case.
+    for step in steps:
+        if step.get("uses", "").startswith("actions/upload-pages-artifact") or "git push" in step.get("run", ""):
+            assert step["if"] == "steps.where.outputs.pages == 'true'", step
+    assert workflow["jobs"]["deploy"]["if"] == "needs.build.outputs.pages == 'true'"

@@ -297,6 +297,8 @@ def publish(remote: str, url: str | None = None, build: bool = True) -> dict[str
         write_branch(url=url)
     site, branch = OUT / "html", OUT / "branch"
     (site / ".nojekyll").write_text("")  # Pages serves _static/ and _sources/ as they are
+    if (OUT / "perceptron.pdf").is_file():  # `make student-pdf` first: the download menu links to it
+        shutil.copy2(OUT / "perceptron.pdf", site / "perceptron.pdf")
     others = [private] if private != where["url"] else []
     problems = leaks(branch, where["url"], others) + leaks(site, where["url"], others)
     if problems:
