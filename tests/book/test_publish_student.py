@@ -83,7 +83,7 @@ def course(tmp_path_factory) -> dict:
     git("commit", "-q", "-m", "the instructor's private course", cwd=copy)
     git("push", "-q", private.as_uri(), "main", cwd=copy)
     checkout = tmp / "checkout"
-    git("clone", "-q", private.as_uri(), str(checkout), cwd=tmp)
+    git("clone", "-q", "-b", "main", private.as_uri(), str(checkout), cwd=tmp)
     for name in (".venv", "node_modules"):
         (checkout / name).symlink_to(ROOT / name)
     env = checkout_env(checkout)
