@@ -180,6 +180,8 @@ def _regrade(args: argparse.Namespace) -> int:
 
     assignment = Assignment.from_zip(args.autograder)
     table = report.read_csv(args.scores)
+    if args.submitted_at is not None and args.due is None:
+        raise ValueError("--submitted-at needs --due (and the late policy's options) to judge lateness again")
     if not args.unsafe_no_sandbox:
         sandbox.check()
     notebook = args.notebook.resolve()
@@ -190,8 +192,6 @@ def _regrade(args: argparse.Namespace) -> int:
                         test_seconds=args.test_timeout, timeout=args.timeout, unsafe_no_sandbox=args.unsafe_no_sandbox)
         result = reports.get(str(notebook))
     policy = _policy(args) if args.submitted_at is not None else None
-    if args.submitted_at is not None and args.due is None:
-        raise ValueError("--submitted-at needs --due (and the late policy's options) to judge lateness again")
     row = report.regrade_row(table, args.student, result, assignment.points, submission=str(args.notebook),
                              problem=problem, submitted_at=args.submitted_at, policy=policy)
     report.write_csv(table, args.scores)

@@ -1,9 +1,12 @@
-"""The class's table of scores, the roster join, and the written answers for hand grading.
+"""The class's table of scores, the roster join, the gradebook for an LMS, and the written answers.
 
-One row per student (:func:`rows`): who it is (id, name, email where the platform gives them),
-where the notebook came from, when it was handed in and whether that was late, the points of each
-autograded question, the total, an empty column for each question graded by hand, the status
-(``ok``, ``error``, ``timed out``, ``not graded``, ``missing``) and the reason.
+One row per student (:func:`rows`): who it is (id, name, email where the platform gives them, the
+Canvas ids of a Canvas roster), where the notebook came from, when it was handed in and how late
+under the :class:`LatePolicy` (grace period, penalty per day, last day, per-student extensions), the
+points of each autograded question and their sum, a column for each question graded by hand, the
+total (autograded plus by hand, less the late penalty), the status (``ok``, ``error``, ``timed
+out``, ``not graded``, ``missing``) and the reason. :func:`write_canvas` writes it as Canvas's
+gradebook import; :func:`regrade_row` replaces one student's row after a regrade.
 
 The written answers (:func:`export_written`) go to one HTML page per student: each written
 question's prompt and the student's answer cells. Markdown is rendered by markdown-it-py in its

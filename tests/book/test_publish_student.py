@@ -116,8 +116,8 @@ def test_a_fork_changes_one_url_and_make_rewrites_every_setup_cell(course):
 def test_the_student_branch_holds_no_solution_master_hidden_test_or_key(course):
     tree = files(course["student"])
     assert {f"notebooks/{c.name}" for c in CHAPTERS} <= set(tree) and "CHANGELOG.md" in tree
-    assert not [f for f in tree if f.endswith(".zip") or "autograder" in f or f.startswith("book/")
-                or "bank_" in f or f.endswith(("moodle.xml", "manifest.json"))]
+    assert not [f for f in tree if f.endswith((".zip", "moodle.xml", "manifest.json")) or "autograder" in f
+                or f.startswith("book/") or "bank_" in f]
     for name, text in tree.items():
         if name != "CHANGELOG.md":  # release notes name the markers
             assert not [m for m in MARKERS if m in text], name
@@ -141,10 +141,10 @@ def test_the_published_site_links_only_to_the_public_repository(course):
     chapter = pages["notebooks/03_sgd.html"]
     for expected in (f'href="{PUBLIC_URL}/tree/student"', f'href="{PUBLIC_URL}/blob/student/CHANGELOG.md"',
                      f"{PUBLIC_URL}/issues/new?title=Erratum", f"{PUBLIC_URL}/issues/new?title=Issue",
-                     "mybinder.org/v2/gh/fork-owner/public-course/student?",
-                     "colab.research.google.com/github/fork-owner/public-course/blob/student/notebooks/03_sgd.ipynb",
-                     "branch=student"):
+                     "mybinder.org/v2/gh/fork-owner/public-course/student?", "branch=student"):
         assert expected in chapter, expected
+    assert re.search(r"colab\.research\.google\.com/github/fork-owner/public-course/blob/student/(\./)?notebooks/"
+                     r"03_sgd\.ipynb", chapter)
     assert "notebooks/03_sgd.ipynb" in branch  # what Colab opens is there
     setup = [text for name, text in {**branch, **pages}.items() if name.endswith(".ipynb")]
     assert setup and all(f"git+{PUBLIC_URL}@v{student.book_version()}" in text for text in setup)

@@ -53,7 +53,7 @@ def table(tmp_path):
             Submission("A002", tmp_path / "g.ipynb", submitted_at=DUE + timedelta(seconds=30), platform="gradescope"),
             Submission("A003", tmp_path / "g.ipynb", submitted_at=DUE + timedelta(seconds=30), platform="gradescope")]
     reports = {str(nb): full(), str(tmp_path / "g.ipynb"): full({"q1": 3, "q2": 3, "q3": 0, "q4": 0, "q5": 0})}
-    return dict(submissions=subs, reports=reports, roster=report.read_roster(roster))
+    return {"submissions": subs, "reports": reports, "roster": report.read_roster(roster)}
 
 
 def test_canvas_gradebook_has_canvas_columns_points_possible_and_totals_with_hand_points(table, tmp_path):
