@@ -111,6 +111,14 @@ def test_a_fork_changes_one_url_and_make_rewrites_every_setup_cell(course):
     for name in stale:
         text = (course["checkout"] / name).read_text()
         assert f'git+{PRIVATE_URL}@v' in text and UPSTREAM not in text, name
+    # `make homework` writes a master's setup cell before building it (and its stamp rebuilds every
+    # assignment when the cell's text changes): what make would run, without running it.
+    plan = run("make", "-n", "-o", ".venv/.installed", "homework", "PUBLIC=1", cwd=course["checkout"],
+               env=course["env"]).stdout
+    for master in homework:
+        fix, build = plan.find(f"coursebook.setup_cell {master}"), plan.find(f"perceptron-homework build {master}")
+        assert -1 < fix < build, (master, plan[-2000:])
+    assert "coursebook.setup_cell --digest" in plan
 
 
 def test_the_student_branch_holds_no_solution_master_hidden_test_or_key(course):
