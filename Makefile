@@ -10,7 +10,7 @@ UV_VERSION := 0.13.9
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT  := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=600
 
-.PHONY: bench-lab book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
+.PHONY: bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
 
 install: $(STAMP)
 
@@ -29,14 +29,31 @@ $(STAMP): requirements.lock pyproject.toml book/_ext/pyproject.toml
 # `make test` checks those outputs against a fresh run); any warning fails it. The build also writes
 # the Jupyter-native chapters (no MyST) to _build/jupyter and typesets the formulas to SVG with MathJax
 # from node_modules (book/_ext/coursebook: notebooks.py, svg_math.py).
-book: $(STAMP) node_modules
+book: $(STAMP) node_modules setup-cells
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
 # The student edition in _build/student: the HTML book, the notebooks (and the PDF where the project
 # builds one) without any solution and without the instructor pages (book/_ext/coursebook/student.py).
-student: $(STAMP) node_modules
+student: $(STAMP) node_modules setup-cells
 	$(BIN)/python -m coursebook.student
+
+# Every notebook's setup cell (chapters and homework masters) written from _config.yml's repository.url
+# and the version (book/_ext/coursebook/setup_cell.py): a fork's first build makes them install from the
+# fork. book, student and homework run it first; it changes a notebook only when its cell is stale.
+setup-cells: $(STAMP)
+	@$(BIN)/python -m coursebook.setup_cell
+
+# A private course: the student edition built for a public student repository and pushed there, the
+# branch `student` (tagged v<version>; Binder, Colab, the hub and the setup cells open it) and the site
+# on `gh-pages`, after a check that it holds no solution, homework master, hidden test or bank key and
+# links to no other repository (book/_ext/coursebook/student.py; README, "A private course"):
+#   make publish-student REMOTE=git@github.com:you/course-student.git
+#   make publish-student REMOTE=<any git remote> STUDENT_URL=https://github.com/you/course-student
+# Run `make homework` first (with your secret) to publish the homework's student notebooks too.
+publish-student: $(STAMP) node_modules setup-cells
+	@test -n "$(REMOTE)" || { echo "error: name the student repository: make publish-student REMOTE=<git remote> [STUDENT_URL=https://github.com/owner/name]" >&2; exit 2; }
+	$(BIN)/python -m coursebook.student --publish '$(REMOTE)' $(if $(STUDENT_URL),--url '$(STUDENT_URL)')
 
 # The student edition's PDF, _build/student/perceptron.pdf (TeX Live as for `make pdf`).
 student-pdf: $(STAMP) texlive
@@ -221,7 +238,13 @@ _build/homework/.secret: FORCE
 	   if [ -n "$$HOMEWORK_SECRET_FILE" ]; then cat -- "$$HOMEWORK_SECRET_FILE"; fi; \
 	   printf '\0%s' "$(abspath $(MASTERS_DIR))"; } | sha256sum > $@.new
 	@cmp -s $@.new $@ 2>/dev/null && rm -f $@.new || mv $@.new $@
-_build/homework/%/manifest.json: $(MASTERS_DIR)/%.ipynb $(HOMEWORK_SRC) _build/homework/.secret $(STAMP)
+# The stamp records a digest of the setup cell (repository.url, version): changing them rebuilds every assignment.
+_build/homework/.setup-cell: setup-cells
+	@mkdir -p $(@D)
+	@$(BIN)/python -m coursebook.setup_cell --digest > $@.new
+	@cmp -s $@.new $@ 2>/dev/null && rm -f $@.new || mv $@.new $@
+_build/homework/%/manifest.json: $(MASTERS_DIR)/%.ipynb $(HOMEWORK_SRC) _build/homework/.secret _build/homework/.setup-cell $(STAMP)
+	$(BIN)/python -m coursebook.setup_cell $<
 	$(BIN)/perceptron-homework build $< --out _build/homework $(if $(PUBLIC),--public) $(HOMEWORK_BUILD_FLAGS)
 	$(BIN)/python -m coursebook.homework_notebooks _build/homework _build/jupyter/notebooks/homework
 

@@ -79,6 +79,7 @@ SLOW_FIRST = (
     "tests/homework/test_autograder_image.py",
     "tests/homework/test_secrets.py",
     "tests/homework/test_publishing.py",
+    "tests/book/test_publish_student.py",  # one student build in a copy (2-3 min)
     "tests/book/test_browser.py::test_figures_stay_legible_in_dark_mode",
     "tests/book/test_browser.py::test_page_loads_offline_with_math_and_blocks",
     "tests/book/test_phone.py",

@@ -1,8 +1,11 @@
 """The ``perceptron-homework`` command: build the homework, grade submissions, Gradescope's entry.
 
     perceptron-homework build [MASTER ...] [--masters DIR] [--out _build/homework] (--secret-file F | --public)
-    perceptron-homework grade AUTOGRADER_ZIP SUBMISSIONS ... [--out scores.csv] [--jobs N] [--due T]
-                              [--roster roster.csv] [--written DIR]
+    perceptron-homework grade AUTOGRADER_ZIP SUBMISSIONS ... [--out scores.csv] [--jobs N] [--roster roster.csv]
+                              [--written DIR] [--hand hand.csv] [--canvas gradebook.csv --assignment NAME]
+                              [--due T [--grace MIN] [--penalty PCT] [--max-late-days D] [--extensions ext.csv]]
+    perceptron-homework regrade AUTOGRADER_ZIP NOTEBOOK --student ID --scores scores.csv [--canvas gradebook.csv]
+    perceptron-homework gradebook scores.csv [--hand hand.csv] [--canvas gradebook.csv --assignment NAME]
     perceptron-homework gradescope [--root /autograder]
     perceptron-homework gradescope-zip AUTOGRADER_ZIP [--out ZIP] [--wheel WHL ...]
     perceptron-homework check-sandbox
@@ -53,14 +56,32 @@ def main(argv: list[str] | None = None) -> int:
                    help="notebooks, folders or zips: a Gradescope export, an nbgrader submitted/ or inbound/ "
                         "folder, or loose notebooks, nested in any way")
     p.add_argument("--out", type=Path, default=Path("scores.csv"), help="CSV file (default scores.csv)")
-    p.add_argument("--due", type=_due, help="due date, ISO 8601 (2026-12-01T23:59, local time unless an offset "
-                                            "is given): a late column where the platform gives submission times")
-    p.add_argument("--roster", type=Path, help="CSV of the class (a student_id/sid/id/username/email column): "
-                                               "a row with status missing for each student without a submission")
+    _late(p)
+    p.add_argument("--roster", type=Path, help="CSV of the class as Canvas (Student, ID, SIS User ID, SIS Login ID, "
+                                               "Section) or Gradescope (First Name, Last Name, SID, Email) export it, "
+                                               "or any with a student_id/sid/id/username/email column: a row with "
+                                               "status missing for each student without a submission")
     p.add_argument("--written", type=Path, help="folder for the written answers, one HTML page per student")
     p.add_argument("--details", type=Path, help="also write every test's result to this JSON file")
     p.add_argument("--jobs", type=int, default=1, help="submissions graded at the same time")
+    _gradebook(p)
     _limits(p)
+
+    p = sub.add_parser("regrade", help="grade one student's notebook again and update their row of the CSV in place")
+    p.add_argument("autograder", type=Path, help="the assignment's autograder zip")
+    p.add_argument("notebook", type=Path, help="the student's notebook")
+    p.add_argument("--student", required=True, help="the student's id (or email) in the CSV")
+    p.add_argument("--scores", type=Path, required=True, help="the CSV `grade` wrote; the row is replaced in it")
+    p.add_argument("--submitted-at", type=_due, help="when this notebook was handed in: the late columns are "
+                                                     "judged again (with --due and the policy's options)")
+    _late(p)
+    _gradebook(p, hand=False)
+    _limits(p)
+
+    p = sub.add_parser("gradebook", help="add the points graded by hand to the totals of a CSV of scores and "
+                                         "write Canvas's gradebook")
+    p.add_argument("scores", type=Path, help="the CSV `grade` wrote (its q*_by_hand columns filled in, or --hand)")
+    _gradebook(p)
 
     p = sub.add_parser("gradescope", help="grade as Gradescope's run_autograder does")
     p.add_argument("--root", type=Path, default=Path("/autograder"))
@@ -88,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"built {dest}")
         elif args.command == "grade":
             return _grade(args)
+        elif args.command == "regrade":
+            return _regrade(args)
+        elif args.command == "gradebook":
+            return _gradebook_command(args)
         elif args.command == "gradescope-zip":
             from .gradescope import package
 
@@ -102,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             sandbox.check()
             print("the sandbox works")
-    except (sandbox.SandboxUnavailable, NoSecret) as exc:
+    except (sandbox.SandboxUnavailable, NoSecret, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
@@ -115,6 +140,90 @@ def _due(text: str) -> datetime:
         raise argparse.ArgumentTypeError(f"{text!r} is not an ISO 8601 date and time, e.g. 2026-12-01T23:59") from exc
 
 
+def _late(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--due", type=_due, help="due date, ISO 8601 (2026-12-01T23:59, local time unless an offset "
+                                            "is given): late columns where the platform gives submission times")
+    p.add_argument("--grace", type=float, default=0, metavar="MINUTES",
+                   help="minutes after the due date that still count as on time (default 0)")
+    p.add_argument("--penalty", type=float, default=0, metavar="PERCENT",
+                   help="percent of the possible points a late hand-in loses per day or part of a day (default 0)")
+    p.add_argument("--max-late-days", type=float, metavar="DAYS", help="a hand-in later than this gets no points")
+    p.add_argument("--extensions", type=Path, help="CSV of per-student due dates: an id column and due (ISO 8601) "
+                                                   "or days/hours added to --due")
+
+
+def _policy(args: argparse.Namespace):
+    from datetime import timedelta
+
+    from .report import LatePolicy, read_extensions
+
+    extensions = read_extensions(args.extensions, args.due) if args.extensions else {}
+    return LatePolicy(due=args.due, grace=timedelta(minutes=args.grace), penalty=args.penalty,
+                      max_days=args.max_late_days, extensions=extensions)
+
+
+def _gradebook(p: argparse.ArgumentParser, hand: bool = True) -> None:
+    if hand:
+        p.add_argument("--hand", type=Path, help="CSV of the points graded by hand: an id column and one column per "
+                                                 "question (q6); they count in the total")
+    p.add_argument("--canvas", type=Path, help="also write Canvas's gradebook import (Student, ID, SIS User ID, "
+                                               "SIS Login ID, Section, the assignment) to this CSV")
+    p.add_argument("--assignment", help="the Canvas assignment column, as Canvas's export names it "
+                                        "('Homework 1 (12345)'; default: the assignment's name)")
+
+
+def _regrade(args: argparse.Namespace) -> int:
+    """Grade one notebook, replace that student's row in the CSV (hand-graded points kept), rewrite it in place."""
+    from . import report
+    from .grading import Assignment, grade
+    from .submissions import notebook_problem
+
+    assignment = Assignment.from_zip(args.autograder)
+    table = report.read_csv(args.scores)
+    if args.submitted_at is not None and args.due is None:
+        raise ValueError("--submitted-at needs --due (and the late policy's options) to judge lateness again")
+    if not args.unsafe_no_sandbox:
+        sandbox.check()
+    notebook = args.notebook.resolve()
+    problem = notebook_problem(notebook) if notebook.is_file() else f"{args.notebook}: no such file"
+    result = None
+    if not problem:
+        reports = grade([notebook], args.autograder, jobs=1, cell_seconds=args.cell_timeout,
+                        test_seconds=args.test_timeout, timeout=args.timeout, unsafe_no_sandbox=args.unsafe_no_sandbox)
+        result = reports.get(str(notebook))
+    policy = _policy(args) if args.submitted_at is not None else None
+    row = report.regrade_row(table, args.student, result, assignment.points, submission=str(args.notebook),
+                             problem=problem, submitted_at=args.submitted_at, policy=policy)
+    report.write_csv(table, args.scores)
+    if args.canvas:
+        report.write_canvas(table, args.canvas, args.assignment or assignment.name)
+    print(f"{row['student_id']}: {row['total']}/{row['possible']} ({row['status']}): {args.scores} updated")
+    return 0
+
+
+def _gradebook_command(args: argparse.Namespace) -> int:
+    from . import report
+
+    table = report.read_csv(args.scores)
+    if args.hand:
+        hand = report.read_hand(args.hand)
+        for row in table:
+            keys = [row.get(c, "") for c in ("student_id", "email", *report.LMS_COLUMNS[1:])]
+            for question, given in report._hand_for(hand, keys).items():
+                column = f"{question}_by_hand"
+                if column not in row:
+                    raise ValueError(f"{question} is not graded by hand in {args.scores}")
+                row[column] = f"{given:g}"
+    for row in table:
+        report.total_row(row)
+    report.write_csv(table, args.scores)
+    if args.canvas:
+        report.write_canvas(table, args.canvas, args.assignment or args.scores.stem)
+    print(f"{len(table)} student(s): totals with the points graded by hand in {args.scores}"
+          + (f"; Canvas gradebook {args.canvas}" if args.canvas else ""))
+    return 0
+
+
 def _grade(args: argparse.Namespace) -> int:
     """Find every student's notebook, grade the readable ones, write the table (and the written answers)."""
     from . import report
@@ -123,6 +232,8 @@ def _grade(args: argparse.Namespace) -> int:
 
     assignment = Assignment.from_zip(args.autograder)
     roster = report.read_roster(args.roster) if args.roster else None
+    policy = _policy(args)
+    hand = report.read_hand(args.hand) if args.hand else None
     if not args.unsafe_no_sandbox:
         sandbox.check()  # before anything: no table at all rather than one graded unprotected
     with tempfile.TemporaryDirectory(prefix="homework-submissions-") as tmp:
@@ -144,9 +255,11 @@ def _grade(args: argparse.Namespace) -> int:
                         unsafe_no_sandbox=args.unsafe_no_sandbox) if gradable else {}
         manual = report.manual_points(args.autograder)
         pages = report.export_written(submissions, args.written, manual) if args.written else None
-        table = report.rows(submissions, reports, assignment.points, manual, due=args.due, roster=roster,
-                            written=pages)
+        table = report.rows(submissions, reports, assignment.points, manual, roster=roster, written=pages,
+                            policy=policy, hand=hand)
         report.write_csv(table, args.out)
+        if args.canvas:
+            report.write_canvas(table, args.canvas, args.assignment or assignment.name)
         if args.details:
             args.details.write_text(json.dumps(reports, indent=2) + "\n")
     statuses = [row["status"] for row in table]

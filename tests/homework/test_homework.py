@@ -439,8 +439,9 @@ def test_attacks_leave_no_trace_outside_the_sandbox(graded):
 
 def test_score_table(graded):
     rows = {Path(r["submission"]).stem: r for r in graded["csv"]["hw2_linear_classifiers-ok"]}
-    assert list(rows["full"]) == ["student_id", "name", "email", "submission", "submitted_at", "late", "q1", "q2", "q3",
-                                  "q4", "total", "possible", "written", "status", "reason"]
+    assert list(rows["full"]) == ["student_id", "name", "email", "section", "lms_id", "sis_user_id", "sis_login_id",
+                                  "submission", "submitted_at", "due", "late", "hours_late", "late_penalty", "q1",
+                                  "q2", "q3", "q4", "autograded", "total", "possible", "written", "status", "reason"]
     totals = {name: (rows[name]["total"], rows[name]["possible"], rows[name]["status"])
               for name in ("full", "empty", "sgn_zero_is_minus_one", "special_cases_and_delegates")}
     assert totals == {"full": ("12", "12", "ok"), "empty": ("0", "12", "ok"),

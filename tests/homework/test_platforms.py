@@ -102,16 +102,27 @@ def test_gradescope_export_in_a_zip_in_a_zip_graded_with_due_date_roster_and_wri
     out, written = tmp_path / "scores.csv", tmp_path / "written"
     done = subprocess.run([*TOOL, "grade", str(hw1 / "autograder" / "hw1_perceptron-autograder.zip"), str(outer),
                            "--out", str(out), "--due", "2026-12-01T23:59-08:00", "--roster", str(tmp_path / "roster.csv"),
-                           "--written", str(written), "--jobs", "2"], capture_output=True, text=True, timeout=600,
-                          check=False)
+                           "--written", str(written), "--jobs", "2", "--grace", "10", "--penalty", "10",
+                           "--canvas", str(tmp_path / "canvas.csv"), "--assignment", "Homework 1"],
+                          capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     rows = {r["student_id"]: r for r in csv.DictReader(out.open())}
-    assert list(rows["A001"]) == ["student_id", "name", "email", "submission", "submitted_at", "late", "q1", "q2", "q3",
-                                  "q4", "q5", "total", "possible", "q6_by_hand", "written", "status", "reason"]
+    assert list(rows["A001"]) == ["student_id", "name", "email", "section", "lms_id", "sis_user_id", "sis_login_id",
+                                  "submission", "submitted_at", "due", "late", "hours_late", "late_penalty", "q1",
+                                  "q2", "q3", "q4", "q5", "autograded", "q6_by_hand", "total", "possible", "written",
+                                  "status", "reason"]
     assert list(rows) == ["A001", "A002", "A003", "A004", "A005", "A006"]  # the roster's order
     summary = {sid: (r["total"], r["status"], r["late"]) for sid, r in rows.items()}
     assert summary == {"A001": ("15", "ok", "no"), "A002": ("0", "ok", "yes"), "A003": ("0", "ok", "yes"),
                        "A004": ("0", "not graded", "no"), "A005": ("15", "ok", "no"), "A006": ("0", "missing", "")}
+    assert (rows["A002"]["hours_late"], rows["A002"]["late_penalty"], rows["A001"]["possible"]) == ("9.02", "1.7", "17")
+    with open(tmp_path / "canvas.csv", newline="") as fh:
+        canvas = list(csv.reader(fh))
+    assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Homework 1"]
+    assert canvas[1][0].strip() == "Points Possible" and canvas[1][-1] == "17"
+    assert [(r[0], r[2], r[-1]) for r in canvas[2:]] == [
+        ("Alice Martin", "A001", "15"), ("Bob Li", "A002", "0"), ("Carol Diaz", "A003", "0"),
+        ("Dave Roy", "A004", ""), ("Erin Park", "A005", "15"), ("Frank Ode", "A006", "0")]
     assert (rows["A001"]["name"], rows["A001"]["email"]) == ("Alice Martin", "alice@example.edu")
     assert rows["A001"]["submitted_at"] == "2026-12-01T20:15:02.123456-08:00"
     assert rows["A002"]["submission"] == rows["A003"]["submission"] and "group of 2" in rows["A002"]["reason"]
@@ -301,7 +312,8 @@ def test_roster_needs_an_id_column_and_joins_by_id_or_email(tmp_path):
     good = tmp_path / "roster.csv"
     good.write_text("Username,First Name,Last Name,Email\nalice,Alice,Martin,alice@example.edu\nbob,Bob,Li,\n")
     roster = report.read_roster(good)
-    assert roster[0] == {"student_id": "alice", "name": "Alice Martin", "email": "alice@example.edu"}
+    assert {k: roster[0][k] for k in ("student_id", "name", "email")} == {
+        "student_id": "alice", "name": "Alice Martin", "email": "alice@example.edu"}
     subs = [Submission("A001", None, email="Alice@example.edu", problem="no notebook", platform="gradescope"),
             Submission("zed", None, problem="no notebook")]
     rows = report.rows(subs, {}, {"q1": 3.0}, {}, roster=roster)

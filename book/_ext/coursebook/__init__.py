@@ -49,11 +49,8 @@ def setup(app) -> dict[str, bool]:
     from . import accessibility, notebooks, pages, pdf, phone, site, solutions, svg_math
 
     app.add_config_value("student_build", False, "env")
-    app.connect("config-inited", site.show_version)
-    app.connect("config-inited", site.add_student_tag)
-    app.connect("builder-inited", site.drop_thebe_scripts)
     app.connect("doctree-read", solutions.drop_from_doctree)
-    app.connect("doctree-read", site.add_errata_line)
+    site.register(app)  # after the solution filter: its errata line goes on the filtered doctree
     accessibility.register(app)
     svg_math.register(app)
     phone.register(app)

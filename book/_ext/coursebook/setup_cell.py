@@ -15,6 +15,12 @@ repository named once in ``_config.yml`` (``repository.url``) at the tag ``v<ver
 
     python -m coursebook.setup_cell          # insert or refresh the cell in every notebook
     python -m coursebook.setup_cell --check  # exit 1 if a notebook's cell is missing or stale
+    python -m coursebook.setup_cell NB ...   # only these notebooks (a homework master's name starts with hw)
+    python -m coursebook.setup_cell --digest # a digest of the cells' text (the Makefile's homework stamp)
+
+`make book`, `make student` and `make homework` run it first: a fork that changes ``repository.url``
+gets every setup cell installing from the fork at its next build (the changed notebooks are then
+the fork's to commit).
 
 tests/environments/test_setup_cell.py runs the check and executes the cell in clean and polluted environments.
 """
@@ -22,6 +28,7 @@ tests/environments/test_setup_cell.py runs the check and executes the cell in cl
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 import sys
 from pathlib import Path
@@ -113,8 +120,9 @@ def lock_version(package: str) -> str:
     raise ValueError(f"{package} is not pinned in requirements.lock")
 
 
-def cell_source(homework: bool = False) -> str:
-    fields = {"dist": DISTRIBUTION, "version": book_version(), "url": repository_url(),
+def cell_source(homework: bool = False, url: str | None = None) -> str:
+    """The cell, installing from ``url`` (default: ``repository.url``; the student edition's: the student repository)."""
+    fields = {"dist": DISTRIBUTION, "version": book_version(), "url": (url or repository_url()).rstrip("/"),
               "extra_def": "", "extra_test": "", "extra_args": ""}
     if homework:
         fields.update({k: v.format(otter=lock_version("otter-grader")) for k, v in HOMEWORK_EXTRA.items()})
@@ -152,12 +160,25 @@ def update(path: Path, homework: bool, check: bool) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", nargs="*", type=Path, help="only these notebooks (default: every chapter and "
+                                                                "homework master)")
     parser.add_argument("--check", action="store_true", help="report stale notebooks, change nothing")
+    parser.add_argument("--digest", action="store_true", help="print a digest of the cells' text and stop")
     args = parser.parse_args(argv)
-    stale = [p for p in CHAPTERS if update(p, False, args.check)]
-    stale += [p for p in HOMEWORK if update(p, True, args.check)]
+    if args.digest:
+        print(hashlib.sha256((cell_source(False) + "\0" + cell_source(True)).encode()).hexdigest())
+        return 0
+    if args.notebooks:
+        missing = [p for p in args.notebooks if not p.is_file()]
+        if missing:
+            raise SystemExit(f"error: no notebook {missing[0]}")
+        chosen = [(p.resolve(), p.name.startswith("hw")) for p in args.notebooks]
+    else:
+        chosen = [(p, False) for p in CHAPTERS] + [(p, True) for p in HOMEWORK]
+    stale = [p for p, homework in chosen if update(p, homework, args.check)]
     for path in stale:
-        print(f"{'stale' if args.check else 'updated'}: {path.relative_to(ROOT)}")
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        print(f"{'stale' if args.check else 'updated'}: {shown}")
     return 1 if args.check and stale else 0
 
 
