@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import perceptron as pc
+from coursebook import bank_numbers, banks
 
 ROOT = Path(__file__).resolve().parents[2]
 BANKS = sorted((ROOT / "book" / "instructor").glob("bank_*.md"))
@@ -81,7 +83,56 @@ def test_answer_letters_are_not_all_the_same():
     assert len(set(letters)) >= 3
 
 
-# ---- the numbers stated in the banks, recomputed ---------------------------------------------
+# ---- every number of a concept question, computed from the question's own data -----------------
+
+@pytest.mark.parametrize("number", NUMBERS)
+def test_every_concept_question_agrees_with_its_own_data(number):
+    """coursebook.bank_numbers: the key computed from the stem, every other number of the options, the
+    explanation and the distractors given by the stem or computed from it (or quoted from the chapter)."""
+    path = ROOT / "book" / "instructor" / f"bank_{number:02d}.md"
+    assert bank_numbers.problems(banks.questions(path)) == []
+
+
+def test_an_edit_to_a_question_fails_until_its_key_and_explanation_agree():
+    """Q1.1 with w = (6, -8) and its explanation still "10 / 5 = 2" is refused, naming Q1.1; once the key,
+    the explanation and the distractors say what w = (6, -8) gives, it passes."""
+    text = bank(1)
+    edited = text.replace("$w = (3, -4)$", "$w = (6, -8)$")
+    found = bank_numbers.problems(banks.parse(edited, 1))
+    assert found and all(p.startswith("Q1.1:") for p in found), found
+    assert "Q1.1: its key A says 2, computed from its stem: 1" in found
+    assert any("the explanation states 5" in p for p in found)
+    agreed = (edited.replace("- **A.** $2$\n", "- **A.** $1$\n").replace("- **B.** $-2$\n", "- **B.** $-1$\n")
+              .replace("10 / 5 = 2", "10 / 10 = 1").replace("at distance 2", "at distance 1")
+              .replace("$0.4$", "$0.1$").replace("= 25$", "= 100$"))
+    assert bank_numbers.problems(banks.parse(agreed, 1)) == []
+    stale = agreed.replace("distance 1.\n", "distance 3.\n").replace("at distance 1", "at distance 3")
+    assert any(p.startswith("Q1.1: the explanation states 3") for p in bank_numbers.problems(banks.parse(stale, 1)))
+
+
+def test_a_number_no_check_computes_is_refused():
+    text = bank(3)
+    start, end, name = banks.sections(text)[0]
+    question = banks.parse(text[start:end].replace("**Distractors.**", "It takes 7919 steps.\n\n**Distractors.**", 1), 3)
+    assert "7919" in bank_numbers.audit(question[0])[0] and name in bank_numbers.audit(question[0])[0]
+
+
+def test_make_banks_refuses_an_inconsistent_bank(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    folder = tmp_path / "instructor"
+    shutil.copytree(ROOT / "book" / "instructor", folder)
+    (folder / "bank_01.md").write_text(bank(1).replace("$w = (3, -4)$", "$w = (6, -8)$"), encoding="utf-8")
+    script = ("import sys; from pathlib import Path; from coursebook import banks; "
+              f"banks.BANKS = Path({str(folder)!r}); sys.argv = ['banks', '--export', {str(tmp_path / 'out')!r}]; "
+              "banks.main()")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode != 0 and "Q1.1: its key A says 2" in done.stderr, done.stderr
+    assert not (tmp_path / "out" / "moodle.xml").exists()
+
+
+# ---- the numbers stated in the exam problems, recomputed ----------------------------------------
 
 def test_bank_1_numbers():
     text = bank(1)

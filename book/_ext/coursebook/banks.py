@@ -10,7 +10,8 @@ the questions, give or take one. The answer line, the distractor items and any "
 their text follow the options. The order depends on the question, not on the file, so running it
 again changes nothing (`tests/content/test_question_banks.py` checks the banks are in that order).
 
-``python -m coursebook.banks --export DIR`` (``make banks``) writes every bank's concept questions for
+``python -m coursebook.banks --export DIR`` (``make banks``) first refuses a bank whose question states a
+number its own data do not give (:mod:`coursebook.bank_numbers`, naming the question), then writes every bank's concept questions for
 a learning management system: ``DIR/moodle.xml`` (Moodle XML, Moodle's question bank import, one
 category per bank; math as MathJax's ``\\( \\)`` delimiters, which Moodle's and Canvas's filters read)
 and ``DIR/questions.csv`` (one row per question: bank, id, title, stem, options A-D, answer,
@@ -382,11 +383,22 @@ def export(folder: Path) -> list[Path]:
     return written
 
 
+def inconsistent() -> list[str]:
+    """Every concept question whose key or explanation disagrees with its own data (coursebook.bank_numbers)."""
+    from .bank_numbers import problems
+
+    return [problem for path in bank_files() for problem in problems(questions(path))]
+
+
 def main() -> None:
     if "--export" in sys.argv:
         index = sys.argv.index("--export") + 1
         if index >= len(sys.argv):
             sys.exit("--export needs a folder")
+        wrong = inconsistent()
+        if wrong:
+            sys.exit("coursebook.banks: not exported, a question disagrees with its own data:\n  "
+                     + "\n  ".join(wrong))
         for path in export(Path(sys.argv[index])):
             print(path)
         return
