@@ -33,6 +33,16 @@ from pathlib import Path
 from . import ROOT
 
 BANKS = ROOT / "book" / "instructor"
+CC_BY = "https://creativecommons.org/licenses/by/4.0/"
+
+
+def notice() -> str:
+    """The licence notice the slides and the LMS exports carry (LICENSE-TEXT; author and year from _config.yml)."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    return (f"\u00a9 {config['copyright']} {config['author']}. Text and figures: CC BY 4.0 ({CC_BY}); "
+            "code: MIT.")
 LETTERS = "ABCD"
 OPTION = re.compile(r"^- \*\*([A-D])\.\*\* (.+)$")
 ANSWER = re.compile(r"^\*\*Answer: ([A-D])\.\*\*(.*)$")
@@ -274,6 +284,7 @@ def moodle_xml(banks: list[list[Question]]) -> str:
             continue
         category = ET.SubElement(quiz, "question", {"type": "category"})
         text(category, "category", f"$course$/top/Perceptron/Bank {bank[0].bank:02d}", None)
+        text(category, "info", notice(), "html")
         for q in bank:
             item = ET.SubElement(quiz, "question", {"type": "multichoice"})
             text(item, "name", f"{q.name} {q.title}", None)
@@ -289,7 +300,8 @@ def moodle_xml(banks: list[list[Question]]) -> str:
                 feedback = "Right." if right else html(q.distractors[letter], labels)
                 text(answer, "feedback", feedback)
     ET.indent(quiz)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(quiz, encoding="unicode") + "\n"
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<!-- ' + notice() + " -->\n"
+            + ET.tostring(quiz, encoding="unicode") + "\n")
 
 
 def bank_title(path: Path) -> str:
@@ -318,7 +330,7 @@ def text2qti_quiz(bank: list[Question], title: str, labels: dict[str, str] | Non
     labels = _chapter_labels() if labels is None else labels
     out = [f"Quiz title: Perceptron, {title}",
            (f"Quiz description: Concept questions of bank {bank[0].bank} of the Perceptron course, "
-            "in the bank's order; options A-D as in the bank."),
+            f"in the bank's order; options A-D as in the bank. {notice()}"),
            "Shuffle answers: false", ""]
     for number, q in enumerate(bank, 1):
         start = f"{number}.".ljust(4)
@@ -346,9 +358,16 @@ def canvas_qti(source: str, name: str) -> bytes:
     # Config() without .load(): text2qti's defaults (math as images from the importing Canvas's own
     # /equation_images/), not a config file in the user's home.
     try:
-        return QTI(Quiz(source, config=Config(), source_name=name)).zip_bytes()
+        qti = QTI(Quiz(source, config=Config(), source_name=name))
     except Text2qtiError as error:
         raise ValueError(f"{name}: text2qti: {error}") from error
+    # text2qti's manifest says "Private (Copyrighted)"; the banks are CC BY 4.0, in the words Canvas
+    # itself writes for that licence.
+    private = "Private (Copyrighted) - http://en.wikipedia.org/wiki/Copyright"
+    if private not in qti.imsmanifest_xml:
+        raise ValueError(f"{name}: text2qti's manifest no longer has its rights statement; set the licence anew")
+    qti.imsmanifest_xml = qti.imsmanifest_xml.replace(private, f"CC Attribution - {CC_BY}")
+    return qti.zip_bytes()
 
 
 CSV_FIELDS = ["bank", "id", "title", "stem", "A", "B", "C", "D", "answer", "explanation"]
