@@ -193,9 +193,14 @@ def parse(text: str, bank: int) -> list[Question]:
         section = text[start:end]
         head, _, rest = section.partition("\n")
         lines = rest.split("\n")
-        at = [k for k, line in enumerate(lines) if OPTION.match(line)]
-        answer_at = next(k for k, line in enumerate(lines) if ANSWER.match(line))
-        marks = next(k for k, line in enumerate(lines) if line.strip() == "**Distractors.**")
+        at = [k for k, line in enumerate(lines) if re.match(r"^- \*\*[A-Z]\.\*\*", line)]
+        letters = [re.match(r"^- \*\*([A-Z])", lines[k]).group(1) for k in at]
+        if letters != list(LETTERS):
+            raise ValueError(f"bank {bank}, {name}: options {letters}, expected A, B, C, D in order")
+        answer_at = next((k for k, line in enumerate(lines) if ANSWER.match(line)), None)
+        marks = next((k for k, line in enumerate(lines) if line.strip() == "**Distractors.**"), None)
+        if answer_at is None or marks is None:
+            raise ValueError(f"bank {bank}, {name}: no **Answer: X.** line (X among A to D) or no **Distractors.**")
         items = _items([line for line in lines[marks + 1:] if line.strip()])
         found.append(Question(
             bank=bank, name=name, title=head.split(":", 1)[1].strip(),
