@@ -420,7 +420,7 @@ def test_an_exercise_in_class_then_its_answer(name, session, chapters):
     sections = deck_sections(SLIDES / name / f"session_{session}.html")
     at = [k for k, (kind, _, _) in enumerate(sections) if kind == "exercise"]
     assert len(at) == 1, f"{name} session {session}: {len(at)} exercise slides"
-    kind, attrs, body = sections[at[0]]
+    _, attrs, body = sections[at[0]]
     assert sections[at[0] + 1][0] == "exercise-answer" and attr(sections[at[0] + 1][1], "data-exercise") == attr(
         attrs, "data-exercise")
     label = attr(attrs, "data-exercise")

@@ -250,8 +250,9 @@ SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 POSITIONAL = [(re.compile(r"\s*\((?:as )?(?:shown |see )?(?:above|below)\)"), ""),
               (re.compile(r"\b(shown|stated|given|defined|computed|plotted|drawn|seen|listed|found) (above|below)\b"),
                r"\1 in the book"),
-              (re.compile(r"\b(the|these|those) (\w+) above\b", re.IGNORECASE), r"\1 \2 in the book"),
-              (re.compile(r"\babove([.,;:])"), r"earlier\1"), (re.compile(r"\bbelow([.,;:])"), r"later\1")]
+              (re.compile(r"\b(the|these|those|every|each) (\w+) above\b", re.IGNORECASE), r"\1 \2 in the book"),
+              (re.compile(r"\b(see|as) (above|below)\b"), r"\1 in the book"),
+              (re.compile(r"\bsee\s+(the\s[^.;:()]*?)\s+(above|below)\b"), r"see \1 in the book")]
 
 
 def unpositioned(text: str) -> str:
@@ -413,7 +414,7 @@ def exercise_slides(number: int, exercise: tuple[str, str, str], quick: list[tup
     if exercise:
         label, body, solution = exercise
         ask = Slide("exercise", f"<h3>Exercise in class ({minutes} minutes)</h3>{md(body)}",
-                    notes=[(f"This is exercise {label} of chapter {number}. Give the class ten minutes in pairs, "
+                    notes=[(f"This exercise comes from the end of chapter {number}. Give the class ten minutes in pairs, "
                            "with pen and paper. Walk around and listen. Then ask two pairs to explain their answer "
                            "before you show the next slide.")], attrs=f' data-exercise="{label}"')
         answer = Slide("exercise-answer", f"<h3>Answer to the exercise</h3>{md(solution)}",
@@ -444,6 +445,14 @@ def chapter(number: int, optional: bool = True) -> Chapter:
     described = descriptions()
     slides: list[Slide] = []
     last_para, section, statement = (intro[-1] if intro else ""), "", None
+    said: set[str] = set(opening.notes)      # a chapter paragraph is said once, on the first slide it fits
+
+    def fresh(paragraph: str) -> str:
+        if not paragraph or paragraph in said:
+            return ""
+        said.add(paragraph)
+        return paragraph
+
     skipping: int | None = None            # the level of the "(optional)" heading being left out
     exercise: tuple[str, str, str] | None = None
     pending: tuple[str, str] | None = None  # a pen-and-paper exercise waiting for its solution
@@ -466,7 +475,7 @@ def chapter(number: int, optional: bool = True) -> Chapter:
                     found = paragraphs(part)
                     if found:
                         for slide in slides:
-                            if slide.wants_next:
+                            if slide.wants_next and fresh(found[0]):
                                 slide.notes.append(found[0])
                                 slide.wants_next = False
                         last_para = found[-1]
@@ -484,7 +493,7 @@ def chapter(number: int, optional: bool = True) -> Chapter:
                     heading = block.name.split(":")[1].capitalize() + (f": {block.argument}" if block.argument else "")
                     statement = (heading, block.argument)
                     slides.append(Slide("statement", f"<h3>{inline(heading)}</h3>{md(unpositioned(block.body))}",
-                                        notes=[last_para] if last_para else [], wants_next=not last_para))
+                                        notes=[p for p in (fresh(last_para),) if p], wants_next=True))
                 elif block.name == "prf:proof" and statement:
                     marked = "optional" in block.options.get("class", "")
                     if marked and not optional:
@@ -496,7 +505,7 @@ def chapter(number: int, optional: bool = True) -> Chapter:
                         tag = ' <span class="tag">optional in the book</span>' if marked else ""
                         notes = [f"The proof of the {statement[0].split(':')[0].lower()}, one step at a time: press the "
                                  "arrow for each step." + (" The book marks this proof optional." if marked else ""),
-                                 *([last_para] if k == 1 and last_para else [])]
+                                 *([fresh(last_para)] if k == 1 else [])]
                         slides.append(Slide("proof", f"<h3>{inline(name + more)}{tag}</h3>{stepwise(chunk)}",
                                             notes=notes, wants_next=True))
             continue
@@ -509,7 +518,7 @@ def chapter(number: int, optional: bool = True) -> Chapter:
                 heading = f"{section or 'The slider'}: position {i + 1} of {len(frames)}"
                 slides.append(figure_slide(
                     "slider", as_uri(frames[i]), heading, alts[i], "", f' data-cell="{cell["id"]}" data-frame="{i}"',
-                    notes=[p for p in (last_para if n == 1 else "",
+                    notes=[p for p in (fresh(last_para) if n == 1 else "",
                                        (f"This is frame {n} of the {len(picks)} shown from the book's slider, first "
                                         "to last. In the book, students move it themselves."),
                                        alts[i]) if p]))
@@ -525,9 +534,11 @@ def chapter(number: int, optional: bool = True) -> Chapter:
             uri = "data:image/png;base64," + "".join(data["image/png"]).replace("\n", "")
             caption = described[cid].get("caption", "")
             slides.append(figure_slide("figure", uri, figure_title(section, alt), alt, caption, f' data-cell="{cid}"',
-                                       notes=[p for p in (last_para, spoken(caption), alt) if p]))
+                                       notes=[p for p in (fresh(last_para), spoken(caption), alt) if p]))
     for slide in slides:
         slide.wants_next = False
+    for slide in slides:
+        slide.notes = [n if re.search(r"[.!?)]$", n.strip()) else n.strip() + "." for n in slide.notes if n.strip()]
     return Chapter(number, title, opening, slides,
                    exercise_slides(number, exercise, quick) if exercise or quick else [])
 
@@ -623,7 +634,7 @@ STYLE = """
 .reveal .exercise p, .reveal .exercise-answer p, .reveal .exercise li, .reveal .exercise-answer li { font-size: 0.85em; line-height: 1.35; }
 .reveal ol.answers li p { display: inline; }
 .reveal p.licence { font-size: 0.55em; color: #555; margin-top: 2em; }
-.reveal p.licence a { color: #0b5394; }
+.reveal p.licence a { color: #0b5394; text-decoration: underline; }
 """
 
 
