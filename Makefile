@@ -43,7 +43,8 @@ PLAN_ARGS = $(if $(call given,SESSIONS),--sessions $(SESSIONS)) $(if $(call give
 	$(if $(call given,SLACK),--slack $(SLACK)) $(if $(call given,CHAPTERS),--chapters "$(CHAPTERS)") \
 	$(if $(call given,PLAN),--plan "$(PLAN)")
 # One reveal.js deck per session of every course plan (coursebook.plan.PLANS) in _build/slides/<plan>/
-# (book/_ext/coursebook/slides.py); `make slides SESSIONS=4 MINUTES=75` adds the decks of that timetable.
+# (book/_ext/coursebook/slides.py); SESSIONS=4 MINUTES=75, CHAPTERS="1, 2 | 4 | 5+" or PLAN=file.yml
+# add the decks of that plan (the same options as `make plan`).
 # reveal.js and MathJax come from node_modules (package.json): no CDN.
 slides: $(STAMP) node_modules
 	$(BIN)/python -m coursebook.slides $(PLAN_ARGS)

@@ -1,32 +1,34 @@
 """`make slides`: one reveal.js deck per session of every course plan, in _build/slides/<plan>/.
 
-The plans are :data:`coursebook.plan.PLANS` (three, five and six sessions of 90 minutes); with
-``--sessions N --minutes M`` (``make slides SESSIONS=4 MINUTES=75``) the decks of
-:func:`coursebook.plan.timetable` are made as well, in _build/slides/<N>x<M>/. A chapter that the
-timetable splits over two sessions has its slides split in the same order.
+The plans are :func:`coursebook.plan.plans` (three, five and six sessions of 90 minutes); ``make slides
+SESSIONS=4 MINUTES=75`` adds the decks of :func:`coursebook.plan.timetable` in _build/slides/4x75/,
+``CHAPTERS="1, 2 | 4 | 5+"`` those of the instructor's choice in _build/slides/chosen/, and
+``PLAN=myplan.yml`` those of a plan file in _build/slides/myplan/. A chapter that a timetable splits
+over two sessions has its slides split in the same order.
 
-Each chapter of a session gives, in the chapter's order:
+Each chapter of a session gives, in the chapter's order and on its core path (no section marked
+"(optional)", no optional proof) unless the plan says "+":
 
 - a title slide with the chapter's "You will learn" list;
 - its formal statements (definitions, theorems, lemmas, propositions, algorithms) and, after each
-  statement, the slides of its ``{prf:proof}`` (long proofs over several slides; the optional
-  proofs are left out when a timetable skips them in class);
+  statement, its ``{prf:proof}`` revealed step by step (reveal.js fragments: each sentence, display
+  formula or list item; long proofs over several slides);
 - its figures (not the exercises' solutions), from the notebook's committed outputs, scaled to fill
-  the slide under a short title (the chapter section they illustrate), with the alt text the book
-  gives them (book/figure_descriptions.yml, by cell id; slider frames carry the descriptions stored
-  with the slider);
-- three positions of each slider (first, middle, last), each a figure slide with that frame's description;
-- three concept questions of the chapter's question bank (two per chapter when a session teaches
-  two), each followed by a slide with its answer. The banks' options and answer letters are read
-  from book/instructor/bank_NN.md at every build.
+  the slide under a short title, with the alt text the book gives them;
+- three positions of each slider (first, middle, last), each a figure slide with that frame's description.
 
-Every slide carries speaker notes (``<aside class="notes">``, press ``s`` in a deck): the chapter's
-paragraphs around the statement or figure, the figure's description, and for the concept questions
-the bank's analysis of the distractors.
+After the content of the session's last chapter: the exercise done in class (its first pen-and-paper
+exercise with a written solution, else its quick checks) and the answer on the next slide; then three
+concept questions of the chapters' banks (read by :mod:`coursebook.banks`), each followed by its answer.
+
+Every slide carries speaker notes (``<aside class="notes">``, press ``s``), written to be said: the first
+whole sentences of the chapter's paragraph around the slide (a paragraph that ends at a colon keeps its
+formula, none is said twice), citations as "Novikoff (1962)" from book/references.bib, nothing pointing
+"above" or "below". Every deck carries the CC BY 4.0 notice (coursebook.banks.notice).
 
 The decks work offline and print: reveal.js and MathJax come from npm (package.json, installed by
 `make node_modules`) and are copied into _build/slides/; no CDN is referenced. Add `?print-pdf` to a
-deck's address and print it from the browser for a PDF (one slide per page).
+deck's address and print it from the browser for a PDF (one slide per page, every step shown).
 """
 
 from __future__ import annotations
