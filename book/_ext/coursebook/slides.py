@@ -2,7 +2,7 @@
 
 The plans are :func:`coursebook.plan.plans` (three, five and six sessions of 90 minutes); ``make slides
 SESSIONS=4 MINUTES=75`` adds the decks of :func:`coursebook.plan.timetable` in _build/slides/4x75/,
-``CHAPTERS="1, 2 | 4 | 5+"`` those of the instructor's choice in _build/slides/chosen/, and
+``CHAPTERS="1, 2 | 4+ | 5"`` those of the instructor's choice in _build/slides/chosen/, and
 ``PLAN=myplan.yml`` those of a plan file in _build/slides/myplan/. A chapter that a timetable splits
 over two sessions has its slides split in the same order.
 
@@ -702,7 +702,7 @@ Reveal.initialize({{ hash: true, slideNumber: true, center: false, width: {SLIDE
 def decks(sessions: int | None = None, minutes: int | None = None, chapters: str | None = None,
           plan_path: str | None = None, slack: int | None = None) -> dict[str, tuple[str, list[Session]]]:
     """Folder name -> (heading, sessions) of every deck set to build: the book's plans, and the plan asked
-    for (``make slides SESSIONS=4 MINUTES=75``, ``CHAPTERS="1, 2 | 4 | 5+"`` or ``PLAN=myplan.yml``)."""
+    for (``make slides SESSIONS=4 MINUTES=75``, ``CHAPTERS="1, 2 | 4+ | 5"`` or ``PLAN=myplan.yml``)."""
     out = {name: (f"the {name}-session plan", sessions_of(table)) for name, table in plan.plans().items()}
     table = plan.requested(sessions, minutes, chapters, plan_path, slack)
     if table is not None:
