@@ -424,7 +424,7 @@ def exercise_slides(number: int, exercise: tuple[str, str, str], quick: list[tup
                        attrs=f' data-exercise="{label}"')
         return [ask, answer]
     items = "".join(f"<li>{inline(q)}</li>" for q, _ in quick)
-    answers = "".join(f"<li>{inline(q)} {md(a)}</li>" for q, a in quick)
+    answers = "".join(f"<li><strong>{inline(q)}</strong> {md(a)}</li>" for q, a in quick)
     return [Slide("exercise", f"<h3>Quick checks in class ({minutes} minutes)</h3><ol>{items}</ol>",
                   notes=[(f"These are the quick checks of chapter {number}. Let pairs answer them on paper in ten "
                          "minutes. Then collect answers before you show the next slide.")],
