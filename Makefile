@@ -59,11 +59,16 @@ publish-student: $(STAMP) node_modules setup-cells
 student-pdf: $(STAMP) texlive
 	PAPER=$(PAPER) $(BIN)/python -m coursebook.student --pdf
 
+given = $(filter command line environment,$(origin $(1)))
+PLAN_ARGS = $(if $(call given,SESSIONS),--sessions $(SESSIONS)) $(if $(call given,MINUTES),--minutes $(MINUTES)) \
+	$(if $(call given,SLACK),--slack $(SLACK)) $(if $(call given,CHAPTERS),--chapters "$(CHAPTERS)") \
+	$(if $(call given,PLAN),--plan "$(PLAN)")
 # One reveal.js deck per session of every course plan (coursebook.plan.PLANS) in _build/slides/<plan>/
-# (book/_ext/coursebook/slides.py); `make slides SESSIONS=4 MINUTES=75` adds the decks of that timetable.
+# (book/_ext/coursebook/slides.py); SESSIONS=4 MINUTES=75, CHAPTERS="1, 2 | 4+ | 5" or PLAN=file.yml
+# add the decks of that plan (the same options as `make plan`).
 # reveal.js and MathJax come from node_modules (package.json): no CDN.
 slides: $(STAMP) node_modules
-	$(BIN)/python -m coursebook.slides $(if $(filter command line environment,$(origin SESSIONS)),--sessions $(SESSIONS)) $(if $(filter command line environment,$(origin MINUTES)),--minutes $(MINUTES))
+	$(BIN)/python -m coursebook.slides $(PLAN_ARGS)
 
 # Debian's Chromium for the browser test of the built book (never a browser download of Playwright's).
 CHROMIUM := /usr/bin/chromium
@@ -186,11 +191,12 @@ lighthouse: $(STAMP) browser node_modules
 banks: $(STAMP)
 	$(BIN)/python -m coursebook.banks --export _build/banks
 
-# A course plan for any timetable: which chapters in which session (book/_ext/coursebook/plan.py).
-SESSIONS ?= 5
-MINUTES  ?= 90
+# A course plan: which chapters in which session (book/_ext/coursebook/plan.py). `make plan SESSIONS=4
+# MINUTES=75` (a timetable made for you), `make plan CHAPTERS="1, 2 | 4+ | 5" MINUTES=90` (your choice,
+# "+" for a chapter's optional parts), `make plan PLAN=myplan.yml`; SLACK=minutes kept for questions.
+# Without any of them: five sessions of 90 minutes.
 plan: $(STAMP)
-	@$(BIN)/python -m coursebook.plan --sessions $(SESSIONS) --minutes $(MINUTES)
+	@$(BIN)/python -m coursebook.plan $(or $(strip $(PLAN_ARGS)),--sessions 5 --minutes 90)
 
 # JupyterLab from .venv (pinned in the lock, with jupyterlab-myst) on the chapters, kernel = .venv's Python,
 # with the project's extension (labextensions/perceptron-folds: Run All keeps the solutions folded).

@@ -218,3 +218,18 @@ def test_the_text2qti_command_converts_an_exported_quiz_again(exported, tmp_path
     subprocess.run([str(command), source.name], cwd=tmp_path, env=env, check=True, capture_output=True)
     _, items = canvas_items(tmp_path / f"{FILES[0].stem}.zip")
     assert [item.get("title") for item in items] == [f"{q.name} {q.title}" for q in banks.questions(FILES[0])]
+
+
+def test_every_export_carries_the_cc_by_licence(exported):
+    """LICENSE-TEXT: the banks are CC BY 4.0. text2qti's manifest says "Private (Copyrighted)" unless set."""
+    assert banks.CC_BY in banks.notice() and "CC BY 4.0" in banks.notice()
+    xml = next(p for p in exported if p.name == "moodle.xml").read_text(encoding="utf-8")
+    quiz = ET.fromstring(xml)
+    infos = [c.findtext("info/text") for c in quiz.findall("question[@type='category']")]
+    assert infos and all(banks.notice() == info for info in infos) and banks.notice() in xml.split("<quiz>")[0]
+    for package in (p for p in exported if p.suffix == ".zip"):
+        with zipfile.ZipFile(package) as archive:
+            manifest = archive.read("imsmanifest.xml").decode()
+        assert "Private (Copyrighted)" not in manifest and f"CC Attribution - {banks.CC_BY}" in manifest, package.name
+    for source in (p for p in exported if p.suffix == ".txt"):
+        assert banks.notice() in source.read_text(encoding="utf-8").split("\n")[1], source.name

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import perceptron as pc
+from coursebook import bank_numbers, banks
 
 ROOT = Path(__file__).resolve().parents[2]
 BANKS = sorted((ROOT / "book" / "instructor").glob("bank_*.md"))
@@ -50,16 +52,14 @@ def test_one_bank_per_chapter_in_the_toc():
 
 @pytest.mark.parametrize("number", NUMBERS)
 def test_concept_questions_have_an_answer_and_a_misconception_per_distractor(number):
-    questions = items(bank(number), "Q")
-    assert len(questions) >= 6, f"bank {number} has {len(questions)} concept questions"
-    for name, body in questions.items():
-        options = re.findall(r"^- \*\*([A-D])\.\*\* \S", body, flags=re.MULTILINE)
-        assert options == ["A", "B", "C", "D"], (name, options)
-        answers = re.findall(r"^\*\*Answer: ([A-D])\.\*\* \S", body, flags=re.MULTILINE)
-        assert len(answers) == 1, name
-        distractors = body.split("**Distractors.**")[1]
-        named = re.findall(r"^- ([A-D]): \S.{20,}", distractors, flags=re.MULTILINE)
-        assert sorted(named) == sorted(set("ABCD") - {answers[0]}), (name, named)
+    """Read by the one bank reader (coursebook.banks) that the slides and the exports use."""
+    questions = banks.parse(bank(number), number)
+    assert len(questions) >= 6 and len(questions) == len(items(bank(number), "Q")), f"bank {number}"
+    for q in questions:
+        assert list(q.options) == ["A", "B", "C", "D"] and all(v.strip() for v in q.options.values()), q.name
+        assert q.answer in q.options and q.explanation, q.name
+        assert sorted(q.distractors) == sorted(set("ABCD") - {q.answer}), q.name
+        assert all(len(v) >= 20 for v in q.distractors.values()), q.name
 
 
 @pytest.mark.parametrize("number", NUMBERS)
@@ -76,12 +76,60 @@ def test_exam_problems_have_a_solution_and_a_marking_scheme_that_adds_up(number)
 
 
 def test_answer_letters_are_not_all_the_same():
-    letters = [re.search(r"\*\*Answer: ([A-D])", body).group(1)
-               for n in NUMBERS for body in items(bank(n), "Q").values()]
+    letters = [q.answer for n in NUMBERS for q in banks.parse(bank(n), n)]
     assert len(set(letters)) >= 3
 
 
-# ---- the numbers stated in the banks, recomputed ---------------------------------------------
+# ---- every number of a concept question, computed from the question's own data -----------------
+
+@pytest.mark.parametrize("number", NUMBERS)
+def test_every_concept_question_agrees_with_its_own_data(number):
+    """coursebook.bank_numbers: the key computed from the stem, every other number of the options, the
+    explanation and the distractors given by the stem or computed from it (or quoted from the chapter)."""
+    path = ROOT / "book" / "instructor" / f"bank_{number:02d}.md"
+    assert bank_numbers.problems(banks.questions(path)) == []
+
+
+def test_an_edit_to_a_question_fails_until_its_key_and_explanation_agree():
+    """Q1.1 with w = (6, -8) and its explanation still "10 / 5 = 2" is refused, naming Q1.1; once the key,
+    the explanation and the distractors say what w = (6, -8) gives, it passes."""
+    text = bank(1)
+    edited = text.replace("$w = (3, -4)$", "$w = (6, -8)$")
+    found = bank_numbers.problems(banks.parse(edited, 1))
+    assert found and all(p.startswith("Q1.1:") for p in found), found
+    assert "Q1.1: its key A says 2, computed from its stem: 1" in found
+    assert any("the explanation states 5" in p for p in found)
+    agreed = (edited.replace("- **A.** $2$\n", "- **A.** $1$\n").replace("- **B.** $-2$\n", "- **B.** $-1$\n")
+              .replace("10 / 5 = 2", "10 / 10 = 1").replace("at distance 2", "at distance 1")
+              .replace("$0.4$", "$0.1$").replace("= 25$", "= 100$"))
+    assert bank_numbers.problems(banks.parse(agreed, 1)) == []
+    stale = agreed.replace("distance 1.\n", "distance 3.\n").replace("at distance 1", "at distance 3")
+    assert any(p.startswith("Q1.1: the explanation states 3") for p in bank_numbers.problems(banks.parse(stale, 1)))
+
+
+def test_a_number_no_check_computes_is_refused():
+    text = bank(3)
+    start, end, name = banks.sections(text)[0]
+    question = banks.parse(text[start:end].replace("**Distractors.**", "It takes 7919 steps.\n\n**Distractors.**", 1), 3)
+    assert "7919" in bank_numbers.audit(question[0])[0] and name in bank_numbers.audit(question[0])[0]
+
+
+def test_make_banks_refuses_an_inconsistent_bank(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    folder = tmp_path / "instructor"
+    shutil.copytree(ROOT / "book" / "instructor", folder)
+    (folder / "bank_01.md").write_text(bank(1).replace("$w = (3, -4)$", "$w = (6, -8)$"), encoding="utf-8")
+    script = ("import sys; from pathlib import Path; from coursebook import banks; "
+              f"banks.BANKS = Path({str(folder)!r}); sys.argv = ['banks', '--export', {str(tmp_path / 'out')!r}]; "
+              "banks.main()")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode != 0 and "Q1.1: its key A says 2" in done.stderr, done.stderr
+    assert not (tmp_path / "out" / "moodle.xml").exists()
+
+
+# ---- the numbers stated in the exam problems, recomputed ----------------------------------------
 
 def test_bank_1_numbers():
     text = bank(1)

@@ -10,7 +10,8 @@ the questions, give or take one. The answer line, the distractor items and any "
 their text follow the options. The order depends on the question, not on the file, so running it
 again changes nothing (`tests/content/test_question_banks.py` checks the banks are in that order).
 
-``python -m coursebook.banks --export DIR`` (``make banks``) writes every bank's concept questions for
+``python -m coursebook.banks --export DIR`` (``make banks``) first refuses a bank whose question states a
+number its own data do not give (:mod:`coursebook.bank_numbers`, naming the question), then writes every bank's concept questions for
 a learning management system: ``DIR/moodle.xml`` (Moodle XML, Moodle's question bank import, one
 category per bank; math as MathJax's ``\\( \\)`` delimiters, which Moodle's and Canvas's filters read)
 and ``DIR/questions.csv`` (one row per question: bank, id, title, stem, options A-D, answer,
@@ -32,6 +33,16 @@ from pathlib import Path
 from . import ROOT
 
 BANKS = ROOT / "book" / "instructor"
+CC_BY = "https://creativecommons.org/licenses/by/4.0/"
+
+
+def notice() -> str:
+    """The licence notice the slides and the LMS exports carry (LICENSE-TEXT; author and year from _config.yml)."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    return (f"\u00a9 {config['copyright']} {config['author']}. Text and figures: CC BY 4.0 ({CC_BY}); "
+            "code: MIT.")
 LETTERS = "ABCD"
 OPTION = re.compile(r"^- \*\*([A-D])\.\*\* (.+)$")
 ANSWER = re.compile(r"^\*\*Answer: ([A-D])\.\*\*(.*)$")
@@ -182,9 +193,14 @@ def parse(text: str, bank: int) -> list[Question]:
         section = text[start:end]
         head, _, rest = section.partition("\n")
         lines = rest.split("\n")
-        at = [k for k, line in enumerate(lines) if OPTION.match(line)]
-        answer_at = next(k for k, line in enumerate(lines) if ANSWER.match(line))
-        marks = next(k for k, line in enumerate(lines) if line.strip() == "**Distractors.**")
+        at = [k for k, line in enumerate(lines) if re.match(r"^- \*\*[A-Z]\.\*\*", line)]
+        letters = [re.match(r"^- \*\*([A-Z])", lines[k]).group(1) for k in at]
+        if letters != list(LETTERS):
+            raise ValueError(f"bank {bank}, {name}: options {letters}, expected A, B, C, D in order")
+        answer_at = next((k for k, line in enumerate(lines) if ANSWER.match(line)), None)
+        marks = next((k for k, line in enumerate(lines) if line.strip() == "**Distractors.**"), None)
+        if answer_at is None or marks is None:
+            raise ValueError(f"bank {bank}, {name}: no **Answer: X.** line (X among A to D) or no **Distractors.**")
         items = _items([line for line in lines[marks + 1:] if line.strip()])
         found.append(Question(
             bank=bank, name=name, title=head.split(":", 1)[1].strip(),
@@ -273,6 +289,7 @@ def moodle_xml(banks: list[list[Question]]) -> str:
             continue
         category = ET.SubElement(quiz, "question", {"type": "category"})
         text(category, "category", f"$course$/top/Perceptron/Bank {bank[0].bank:02d}", None)
+        text(category, "info", notice(), "html")
         for q in bank:
             item = ET.SubElement(quiz, "question", {"type": "multichoice"})
             text(item, "name", f"{q.name} {q.title}", None)
@@ -288,7 +305,8 @@ def moodle_xml(banks: list[list[Question]]) -> str:
                 feedback = "Right." if right else html(q.distractors[letter], labels)
                 text(answer, "feedback", feedback)
     ET.indent(quiz)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(quiz, encoding="unicode") + "\n"
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<!-- ' + notice() + " -->\n"
+            + ET.tostring(quiz, encoding="unicode") + "\n")
 
 
 def bank_title(path: Path) -> str:
@@ -317,7 +335,7 @@ def text2qti_quiz(bank: list[Question], title: str, labels: dict[str, str] | Non
     labels = _chapter_labels() if labels is None else labels
     out = [f"Quiz title: Perceptron, {title}",
            (f"Quiz description: Concept questions of bank {bank[0].bank} of the Perceptron course, "
-            "in the bank's order; options A-D as in the bank."),
+            f"in the bank's order; options A-D as in the bank. {notice()}"),
            "Shuffle answers: false", ""]
     for number, q in enumerate(bank, 1):
         start = f"{number}.".ljust(4)
@@ -345,9 +363,16 @@ def canvas_qti(source: str, name: str) -> bytes:
     # Config() without .load(): text2qti's defaults (math as images from the importing Canvas's own
     # /equation_images/), not a config file in the user's home.
     try:
-        return QTI(Quiz(source, config=Config(), source_name=name)).zip_bytes()
+        qti = QTI(Quiz(source, config=Config(), source_name=name))
     except Text2qtiError as error:
         raise ValueError(f"{name}: text2qti: {error}") from error
+    # text2qti's manifest says "Private (Copyrighted)"; the banks are CC BY 4.0, in the words Canvas
+    # itself writes for that licence.
+    private = "Private (Copyrighted) - http://en.wikipedia.org/wiki/Copyright"
+    if private not in qti.imsmanifest_xml:
+        raise ValueError(f"{name}: text2qti's manifest no longer has its rights statement; set the licence anew")
+    qti.imsmanifest_xml = qti.imsmanifest_xml.replace(private, f"CC Attribution - {CC_BY}")
+    return qti.zip_bytes()
 
 
 CSV_FIELDS = ["bank", "id", "title", "stem", "A", "B", "C", "D", "answer", "explanation"]
@@ -382,11 +407,22 @@ def export(folder: Path) -> list[Path]:
     return written
 
 
+def inconsistent() -> list[str]:
+    """Every concept question whose key or explanation disagrees with its own data (coursebook.bank_numbers)."""
+    from .bank_numbers import problems
+
+    return [problem for path in bank_files() for problem in problems(questions(path))]
+
+
 def main() -> None:
     if "--export" in sys.argv:
         index = sys.argv.index("--export") + 1
         if index >= len(sys.argv):
             sys.exit("--export needs a folder")
+        wrong = inconsistent()
+        if wrong:
+            sys.exit("coursebook.banks: not exported, a question disagrees with its own data:\n  "
+                     + "\n  ".join(wrong))
         for path in export(Path(sys.argv[index])):
             print(path)
         return

@@ -1,32 +1,34 @@
 """`make slides`: one reveal.js deck per session of every course plan, in _build/slides/<plan>/.
 
-The plans are :data:`coursebook.plan.PLANS` (three, five and six sessions of 90 minutes); with
-``--sessions N --minutes M`` (``make slides SESSIONS=4 MINUTES=75``) the decks of
-:func:`coursebook.plan.timetable` are made as well, in _build/slides/<N>x<M>/. A chapter that the
-timetable splits over two sessions has its slides split in the same order.
+The plans are :func:`coursebook.plan.plans` (three, five and six sessions of 90 minutes); ``make slides
+SESSIONS=4 MINUTES=75`` adds the decks of :func:`coursebook.plan.timetable` in _build/slides/4x75/,
+``CHAPTERS="1, 2 | 4+ | 5"`` those of the instructor's choice in _build/slides/chosen/, and
+``PLAN=myplan.yml`` those of a plan file in _build/slides/myplan/. A chapter that a timetable splits
+over two sessions has its slides split in the same order.
 
-Each chapter of a session gives, in the chapter's order:
+Each chapter of a session gives, in the chapter's order and on its core path (no section marked
+"(optional)", no optional proof) unless the plan says "+":
 
 - a title slide with the chapter's "You will learn" list;
 - its formal statements (definitions, theorems, lemmas, propositions, algorithms) and, after each
-  statement, the slides of its ``{prf:proof}`` (long proofs over several slides; the optional
-  proofs are left out when a timetable skips them in class);
+  statement, its ``{prf:proof}`` revealed step by step (reveal.js fragments: each sentence, display
+  formula or list item; long proofs over several slides);
 - its figures (not the exercises' solutions), from the notebook's committed outputs, scaled to fill
-  the slide under a short title (the chapter section they illustrate), with the alt text the book
-  gives them (book/figure_descriptions.yml, by cell id; slider frames carry the descriptions stored
-  with the slider);
-- three positions of each slider (first, middle, last), each a figure slide with that frame's description;
-- three concept questions of the chapter's question bank (two per chapter when a session teaches
-  two), each followed by a slide with its answer. The banks' options and answer letters are read
-  from book/instructor/bank_NN.md at every build.
+  the slide under a short title, with the alt text the book gives them;
+- three positions of each slider (first, middle, last), each a figure slide with that frame's description.
 
-Every slide carries speaker notes (``<aside class="notes">``, press ``s`` in a deck): the chapter's
-paragraphs around the statement or figure, the figure's description, and for the concept questions
-the bank's analysis of the distractors.
+After the content of the session's last chapter: the exercise done in class (its first pen-and-paper
+exercise with a written solution, else its quick checks) and the answer on the next slide; then three
+concept questions of the chapters' banks (read by :mod:`coursebook.banks`), each followed by its answer.
+
+Every slide carries speaker notes (``<aside class="notes">``, press ``s``), written to be said: the first
+whole sentences of the chapter's paragraph around the slide (a paragraph that ends at a colon keeps its
+formula, none is said twice), citations as "Novikoff (1962)" from book/references.bib, nothing pointing
+"above" or "below". Every deck carries the CC BY 4.0 notice (coursebook.banks.notice).
 
 The decks work offline and print: reveal.js and MathJax come from npm (package.json, installed by
 `make node_modules`) and are copied into _build/slides/; no CDN is referenced. Add `?print-pdf` to a
-deck's address and print it from the browser for a PDF (one slide per page).
+deck's address and print it from the browser for a PDF (one slide per page, every step shown).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ import yaml
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from . import CHAPTERS, ROOT, myst, plan
+from . import CHAPTERS, ROOT, banks, myst, plan
 from .pdf import strip_positions
 
 OUT = ROOT / "_build" / "slides"
@@ -65,7 +67,6 @@ FIGURE_BOX = (1240, 664)
 SIDE_WIDTH = 400           # the text beside a figure too tall to fill the slide's width (its caption or description)
 PROOF_WORDS = 110          # a longer proof continues on another slide, cut between paragraphs
 OPTIONAL_NOTE = re.compile(r"^\s*\*\(Optional:[^)]*\)\*\s*")
-LETTERS = ("A", "B", "C", "D")
 
 
 def render_math(content: str, options: dict) -> str:
@@ -91,12 +92,44 @@ def labels() -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def references() -> dict[str, tuple[str, str]]:
+    """Every entry of book/references.bib as (authors' last names, year): ("Block and Levin", "1970")."""
+    from pybtex.database import parse_file
+
+    out = {}
+    for key, entry in parse_file(str(ROOT / "book" / "references.bib")).entries.items():
+        people = [" ".join(p.last_names) for p in entry.persons.get("author", []) or entry.persons.get("editor", [])]
+        names = (people[0] if len(people) == 1 else " and ".join(people) if len(people) == 2
+                 else f"{people[0]} et al." if people else "“" + entry.fields.get("title", key).strip("{}") + "”")
+        out[key] = (names.replace("{", "").replace("}", ""), entry.fields.get("year", "n.d."))
+    return out
+
+
+def citation(role: myst.Role) -> str:
+    """A citation as said aloud: ``Novikoff (1962)`` for ``{cite:t}``, ``(Novikoff, 1962)`` for ``{cite}``.
+
+    Raises
+    ------
+    ValueError
+        If a key is not in book/references.bib.
+    """
+    known = references()
+    keys = [k.strip() for k in role.content.split(",") if k.strip()]
+    missing = [k for k in keys if k not in known]
+    if missing:
+        raise ValueError(f"citation key(s) {missing} not in book/references.bib")
+    if role.name == "cite:t":
+        return " and ".join(f"{known[k][0]} ({known[k][1]})" for k in keys)
+    return "(" + "; ".join(f"{known[k][0]}, {known[k][1]}" for k in keys) + ")"
+
+
 def plain_role(role: myst.Role) -> str:
     """A MyST role, which only the book resolves, as readable text."""
     if role.name == "math":
         return f"${role.content}$"
     if role.name.startswith("cite"):
-        return "[" + role.content.replace(",", ", ") + "]"
+        return citation(role)
     if role.name == "prf:ref":
         return role.text or labels().get(role.target, role.target)
     if role.name == "doc":
@@ -108,7 +141,9 @@ def plain_role(role: myst.Role) -> str:
 
 
 def plain_roles(text: str) -> str:
-    return myst.replace_roles(text, plain_role)
+    text = re.sub(r"\b([Cc]hapter) chapter (\d+)", r"\1 \2", myst.replace_roles(text, plain_role))
+    kinds = "|".join(k.split(":")[1] for k in (*STATEMENTS, "prf:proof")) + "|chapter"
+    return re.sub(rf"(^|[.!?]\s+)({kinds})\b", lambda m: m.group(1) + m.group(2).capitalize(), text)
 
 
 def md(text: str) -> str:
@@ -157,60 +192,15 @@ def fitted(width: int, height: int, box: tuple[int, int] = FIGURE_BOX) -> tuple[
 # ---------------------------------------------------------------- the bank's concept questions
 
 
-@dataclass(frozen=True)
-class Question:
-    """One concept question of a bank: its options by letter and the letter of the answer."""
-
-    number: str
-    title: str
-    stem: str
-    options: dict[str, str]
-    answer: str
-    explanation: str
-    distractors: str
-
-
-QUESTION = re.compile(r"^### (Q\d+\.\d+):[ \t]*(.*)$", re.MULTILINE)
-OPTION = re.compile(r"^- \*\*([A-Z])\.\*\*[ \t]*(.*(?:\n(?!- \*\*[A-Z]\.\*\*|\s*$).*)*)", re.MULTILINE)
-ANSWER = re.compile(r"^\*\*Answer:[ \t]*([A-Z])\.?\*\*[ \t]*(.*?)(?=^\*\*Distractors|\Z)", re.MULTILINE | re.DOTALL)
-
-
 def bank_path(number: int) -> Path:
     return BANKS / f"bank_{number:02d}.md"
 
 
-def questions(number: int) -> list[Question]:
-    """The concept questions of the bank of chapter ``number``, read from the file as it is now.
-
-    Raises
-    ------
-    ValueError
-        If a question does not have exactly the options A to D, or no answer among them.
-    """
+def questions(number: int) -> list[banks.Question]:
+    """The concept questions of the bank of chapter ``number``, read by coursebook.banks from the file as it
+    is now (its parser raises a ValueError naming a malformed question)."""
     path = bank_path(number)
-    if not path.exists():
-        return []
-    text = path.read_text(encoding="utf-8")
-    section = re.search(r"^## Concept questions\s*$(.*?)(?=^## |\Z)", text, re.MULTILINE | re.DOTALL)
-    if not section:
-        return []
-    heads = list(QUESTION.finditer(section.group(1)))
-    out = []
-    for k, head in enumerate(heads):
-        end = heads[k + 1].start() if k + 1 < len(heads) else len(section.group(1))
-        body = section.group(1)[head.end():end]
-        options = [(m.group(1), " ".join(m.group(2).split())) for m in OPTION.finditer(body)]
-        where = f"{path.name}, {head.group(1)}"
-        if [letter for letter, _ in options] != list(LETTERS):
-            raise ValueError(f"{where}: options {[letter for letter, _ in options]}, expected A, B, C, D in order")
-        answer = ANSWER.search(body)
-        if not answer or answer.group(1) not in LETTERS:
-            raise ValueError(f"{where}: no **Answer: X.** line with X among A to D")
-        first = OPTION.search(body)
-        distractors = body.split("**Distractors.**", 1)[1].strip() if "**Distractors.**" in body else ""
-        out.append(Question(head.group(1), head.group(2).strip(), body[:first.start()].strip(), dict(options),
-                            answer.group(1), answer.group(2).strip(), distractors))
-    return out
+    return banks.parse(path.read_text(encoding="utf-8"), number) if path.exists() else []
 
 
 # ---------------------------------------------------------------- slides
@@ -233,16 +223,59 @@ class Slide:
 
 
 def paragraphs(prose: str) -> list[str]:
-    """The paragraphs of a prose part of a cell worth reading as notes (no headings, fences, tables)."""
+    """The paragraphs of a prose part of a cell worth saying as notes (no headings, fences, tables), each
+    as :func:`spoken` makes it. A paragraph that ends at a colon keeps what the colon announces (the
+    formula or list after it), or loses its last sentence when nothing follows."""
     if prose.lstrip().startswith(("```", ":::")):
         return []
+    parts = [p.strip() for p in re.split(r"\n\s*\n", prose) if p.strip()]
+    merged: list[str] = []
+    for para in parts:
+        if merged and merged[-1].endswith(":") and not para.startswith(("#", "```", ":::")):
+            merged[-1] += "\n\n" + para
+        else:
+            merged.append(para)
     out = []
-    for para in re.split(r"\n\s*\n", prose):
-        para = para.strip()
+    for para in merged:
         if (len(para.split()) >= 8 and not para.startswith(("#", "|", "<", "!", "(", "```", ":::"))
                 and "**You will learn**" not in para):
-            out.append(para)
+            said = spoken(para)
+            if said:
+                out.append(said)
     return out
+
+
+#: A speaker note says the first sentences of a paragraph, up to about this many words.
+NOTE_WORDS = 60
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+#: Where the book's text points up or down the page, which a slide cannot show.
+POSITIONAL = [(re.compile(r"\s*\((?:as )?(?:shown |see )?(?:above|below)\)"), ""),
+              (re.compile(r"\b(shown|stated|given|defined|computed|plotted|drawn|seen|listed|found) (above|below)\b"),
+               r"\1 in the book"),
+              (re.compile(r"\b(the|these|those|every|each) (\w+) above\b", re.IGNORECASE), r"\1 \2 in the book"),
+              (re.compile(r"\b(see|as) (above|below)\b"), r"\1 in the book"),
+              (re.compile(r"\bsee\s+(the\s[^.;:()]*?)\s+(above|below)\b"), r"see \1 in the book")]
+
+
+def unpositioned(text: str) -> str:
+    """``text`` without "above"/"below" pointing at the book's page."""
+    for pattern, replacement in POSITIONAL:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def spoken(paragraph: str) -> str:
+    """A chapter paragraph as a speaker note: its first whole sentences (about ``NOTE_WORDS`` words),
+    never ending at a colon, with nothing pointing "above" or "below"."""
+    sentences = SENTENCE.split(unpositioned(" ".join(paragraph.split()) if "$$" not in paragraph else paragraph))
+    said: list[str] = []
+    for sentence in sentences:
+        if said and len(" ".join(said + [sentence]).split()) > NOTE_WORDS:
+            break
+        said.append(sentence)
+    while said and said[-1].rstrip().endswith(":"):
+        said.pop()
+    return " ".join(said).strip()
 
 
 def headings(prose: str) -> list[str]:
@@ -307,15 +340,103 @@ def figure_slide(kind: str, uri: str, title: str, alt: str, caption: str, attrs:
 
 @dataclass
 class Chapter:
-    """A chapter as slides: its title slide, its content slides in order, its title."""
+    """A chapter as slides: its title slide, its content slides in order, its title, and the in-class
+    exercise (its slide and the answer's) it offers."""
 
     number: int
     title: str
     opening: Slide
     content: list[Slide]
+    exercise: list[Slide] = field(default_factory=list)
 
 
-def chapter(number: int, skip_optional: bool = False) -> Chapter:
+OPTIONAL_HEADING = re.compile(r"^(#{1,6}) (.*?)\s*$", re.MULTILINE)
+
+
+MATH_SPAN = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.DOTALL)
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut at its sentences' ends (never inside a formula); a display formula is a piece of its own."""
+    spans: list[str] = []
+
+    def hold(match: re.Match) -> str:
+        spans.append(match.group(0))
+        mark = "\x01" if match.group(0).startswith("$$") else "\x00"
+        return f"{mark}{len(spans) - 1}{mark}"
+
+    held = MATH_SPAN.sub(hold, text)
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z\x00\x01])|\s*(\x01\d+\x01[.,;]?)\s*", held)
+    return [re.sub("[\x00\x01](\\d+)[\x00\x01]", lambda m: spans[int(m.group(1))], p).strip()
+            for p in parts if p and p.strip()]
+
+
+def stepwise(markdown: str) -> str:
+    """A proof's text as HTML that reveal.js shows one step at a time: every sentence after the first,
+    every display formula (with the words leading into it) and every item of a list is a step."""
+    out: list[str] = []
+    step = 0                                  # the step shown with the slide is 0; then 1, 2, ...
+
+    def mark(k: int) -> str:
+        return "" if k == 0 else f' class="fragment" data-fragment-index="{k}"'
+
+    for para in (p for p in re.split(r"\n\s*\n", markdown.strip()) if p.strip()):
+        if re.match(r"^\s*([-*]|\d+\.)\s", para):
+            rendered = md(para)
+            while "<li>" in rendered:
+                step += 1
+                rendered = rendered.replace("<li>", f"<li{mark(step)}>", 1)
+            out.append(rendered)
+            continue
+        line: list[str] = []
+        leading = False                       # the last words lead into a formula: same step
+        for piece in sentences(para):
+            if piece.startswith("$$"):
+                if not leading and (out or line):
+                    step += 1
+                if line:
+                    out.append("<p>" + " ".join(line) + "</p>")
+                    line = []
+                out.append(f'<div{mark(step)}>{md(piece)}</div>' if step else f"<div>{md(piece)}</div>")
+                leading = False
+                continue
+            if (out or line) and not leading:
+                step += 1
+            line.append(f"<span{mark(step)}>{inline(piece)}</span>" if step else inline(piece))
+            leading = not re.search(r"[.!?]$", piece.rstrip("*_ "))
+        if line:
+            out.append("<p>" + " ".join(line) + "</p>")
+    return "".join(out)
+
+
+def exercise_slides(number: int, exercise: tuple[str, str, str], quick: list[tuple[str, str]]) -> list[Slide]:
+    """The session's exercise done in class and, on the next slide, its answer: the chapter's first
+    pen-and-paper exercise of its core path with its written solution, else its quick checks."""
+    minutes = plan.IN_CLASS_EXERCISE
+    if exercise:
+        label, body, solution = exercise
+        ask = Slide("exercise", f"<h3>Exercise in class ({minutes} minutes)</h3>{md(body)}",
+                    notes=[(f"This exercise comes from the end of chapter {number}. Give the class ten minutes in pairs, "
+                           "with pen and paper. Walk around and listen. Then ask two pairs to explain their answer "
+                           "before you show the next slide.")], attrs=f' data-exercise="{label}"')
+        answer = Slide("exercise-answer", f"<h3>Answer to the exercise</h3>{md(solution)}",
+                       notes=["Go through the answer step by step. Ask who found it another way."],
+                       attrs=f' data-exercise="{label}"')
+        return [ask, answer]
+    items = "".join(f"<li>{inline(q)}</li>" for q, _ in quick)
+    answers = "".join(f"<li><strong>{inline(q)}</strong> {md(a)}</li>" for q, a in quick)
+    return [Slide("exercise", f"<h3>Quick checks in class ({minutes} minutes)</h3><ol>{items}</ol>",
+                  notes=[(f"These are the quick checks of chapter {number}. Let pairs answer them on paper in ten "
+                         "minutes. Then collect answers before you show the next slide.")],
+                  attrs=' data-exercise="quick-checks"'),
+            Slide("exercise-answer", f"<h3>Answers to the quick checks</h3><ol class=\"answers\">{answers}</ol>",
+                  notes=["Take each answer in turn. Ask a pair that got it right to say why."],
+                  attrs=' data-exercise="quick-checks"')]
+
+
+def chapter(number: int, optional: bool = True) -> Chapter:
+    """Chapter ``number`` as slides; with ``optional=False`` its core path only (no section marked
+    "(optional)" at its heading, no optional proof), as a plan that does not say "+" teaches it."""
     path = CHAPTERS[number - 1]
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     first = "".join(cells[0]["source"])
@@ -326,43 +447,71 @@ def chapter(number: int, skip_optional: bool = False) -> Chapter:
     described = descriptions()
     slides: list[Slide] = []
     last_para, section, statement = (intro[-1] if intro else ""), "", None
+    said: set[str] = set(opening.notes)      # a chapter paragraph is said once, on the first slide it fits
+
+    def fresh(paragraph: str) -> str:
+        if not paragraph or paragraph in said:
+            return ""
+        said.add(paragraph)
+        return paragraph
+
+    skipping: int | None = None            # the level of the "(optional)" heading being left out
+    exercise: tuple[str, str, str] | None = None
+    pending: tuple[str, str] | None = None  # a pen-and-paper exercise waiting for its solution
+    quick: list[tuple[str, str]] = []
     for cell in cells[1:]:
         source = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
             for kind, part in myst.split(source):
                 if kind == "prose":
+                    for level, text in OPTIONAL_HEADING.findall(part):
+                        if skipping is not None and len(level) <= skipping:
+                            skipping = None
+                        if skipping is None and not optional and text.endswith("(optional)"):
+                            skipping = len(level)
+                    if cell.get("id") == "quick-checks":
+                        quick += [(b.argument, b.body) for b in myst.blocks(part) if b.name == "admonition"]
+                    if skipping is not None:
+                        continue
                     section = (headings(part) or [section])[-1]
                     found = paragraphs(part)
                     if found:
                         for slide in slides:
-                            if slide.wants_next:
+                            if slide.wants_next and fresh(found[0]):
                                 slide.notes.append(found[0])
                                 slide.wants_next = False
                         last_para = found[-1]
                     continue
-                if kind != "formal":
+                if skipping is not None:
                     continue
                 block = myst.blocks(part)[0]
+                if kind == "exercise" and not exercise and block.body.lstrip().startswith("(Pen and paper.)"):
+                    pending = (block.options.get("label", ""), block.body)
+                elif kind == "solution" and pending and block.argument == pending[0] and block.body.strip():
+                    exercise, pending = (*pending, block.body), None
+                if kind != "formal":
+                    continue
                 if block.name in STATEMENTS:
                     heading = block.name.split(":")[1].capitalize() + (f": {block.argument}" if block.argument else "")
                     statement = (heading, block.argument)
-                    slides.append(Slide("statement", f"<h3>{inline(heading)}</h3>{md(block.body)}",
-                                        notes=[last_para] if last_para else [], wants_next=not last_para))
+                    slides.append(Slide("statement", f"<h3>{inline(heading)}</h3>{md(unpositioned(block.body))}",
+                                        notes=[p for p in (fresh(last_para),) if p], wants_next=True))
                 elif block.name == "prf:proof" and statement:
-                    optional = "optional" in block.options.get("class", "")
-                    if optional and skip_optional:
+                    marked = "optional" in block.options.get("class", "")
+                    if marked and not optional:
                         continue
-                    chunks = proof_chunks(block.body)
+                    chunks = proof_chunks(unpositioned(block.body))
                     for k, chunk in enumerate(chunks, start=1):
                         name = f"Proof: {statement[1]}" if statement[1] else f"Proof of the {statement[0].lower()}"
                         more = f" ({k}/{len(chunks)})" if len(chunks) > 1 else ""
-                        tag = ' <span class="tag">optional in the book</span>' if optional else ""
-                        notes = [f"Proof of {statement[0]}." + (" The book marks this proof optional." if optional else ""),
-                                 *([last_para] if k == 1 and last_para else [])]
-                        slides.append(Slide("proof", f"<h3>{inline(name + more)}{tag}</h3>{md(chunk)}",
+                        tag = ' <span class="tag">optional in the book</span>' if marked else ""
+                        notes = [f"The proof of the {statement[0].split(':')[0].lower()}, one step at a time: press the "
+                                 "arrow for each step." + (" The book marks this proof optional." if marked else ""),
+                                 *([fresh(last_para)] if k == 1 else [])]
+                        slides.append(Slide("proof", f"<h3>{inline(name + more)}{tag}</h3>{stepwise(chunk)}",
                                             notes=notes, wants_next=True))
             continue
-        if cell["cell_type"] != "code" or "-sol" in (cell.get("id") or ""):
+        if skipping is not None or cell["cell_type"] != "code" or "-sol" in (cell.get("id") or ""):
             continue                                        # the exercises' solutions stay in the book
         if "SliderFigure(" in source:
             frames, alts = slider_frames(cell)
@@ -371,10 +520,10 @@ def chapter(number: int, skip_optional: bool = False) -> Chapter:
                 heading = f"{section or 'The slider'}: position {i + 1} of {len(frames)}"
                 slides.append(figure_slide(
                     "slider", as_uri(frames[i]), heading, alts[i], "", f' data-cell="{cell["id"]}" data-frame="{i}"',
-                    notes=[p for p in (last_para if n == 1 else "",
-                                       (f"Frame {n} of the {len(picks)} shown from the book's slider (first to last); "
-                                       "in the book, students move it themselves."),
-                                       "This frame: " + alts[i]) if p]))
+                    notes=[p for p in (fresh(last_para) if n == 1 else "",
+                                       (f"This is frame {n} of the {len(picks)} shown from the book's slider, first "
+                                        "to last. In the book, students move it themselves."),
+                                       alts[i]) if p]))
             continue
         for output in cell.get("outputs", []):
             data = output.get("data", {})
@@ -387,25 +536,28 @@ def chapter(number: int, skip_optional: bool = False) -> Chapter:
             uri = "data:image/png;base64," + "".join(data["image/png"]).replace("\n", "")
             caption = described[cid].get("caption", "")
             slides.append(figure_slide("figure", uri, figure_title(section, alt), alt, caption, f' data-cell="{cid}"',
-                                       notes=[p for p in (last_para, caption, "The figure: " + alt) if p]))
+                                       notes=[p for p in (fresh(last_para), spoken(caption), alt) if p]))
     for slide in slides:
         slide.wants_next = False
-    return Chapter(number, title, opening, slides)
+    for slide in slides:
+        slide.notes = [n if re.search(r"[.!?)]$", n.strip()) else n.strip() + "." for n in slide.notes if n.strip()]
+    return Chapter(number, title, opening, slides,
+                   exercise_slides(number, exercise, quick) if exercise or quick else [])
 
 
-def question_slides(question: Question, bank: int) -> list[Slide]:
+def question_slides(question: banks.Question, bank: int) -> list[Slide]:
     options = "".join(f"<li><b>{letter}.</b> {inline(text)}</li>" for letter, text in question.options.items())
-    ask = Slide("question", f'<h3>Concept question {question.number}: {inline(question.title)}</h3>'
+    ask = Slide("question", f'<h3>Concept question {question.name}: {inline(question.title)}</h3>'
                             f'{md(question.stem)}<ul class="options">{options}</ul>',
                 notes=[(f"From the question bank of chapter {bank} ({bank_path(bank).name}). Let everyone vote "
                        "(cards or fingers for A to D), have neighbours argue for a minute, vote again; "
                        "the answer is on the next slide.")],
-                attrs=f' data-question="{question.number}"')
-    answer = Slide("answer", f'<h3>Answer to {question.number}</h3>'
+                attrs=f' data-question="{question.name}"')
+    answer = Slide("answer", f'<h3>Answer to {question.name}</h3>'
                              f'<p class="answer"><b>{question.answer}.</b> '
                              f'{inline(question.options[question.answer])}</p>{md(question.explanation)}',
-                   notes=[question.distractors or question.explanation],
-                   attrs=f' data-question="{question.number}" data-answer="{question.answer}"')
+                   notes=[spoken(f"Those who chose {k}: {v}") for k, v in question.distractors.items()],
+                   attrs=f' data-question="{question.name}" data-answer="{question.answer}"')
     return [ask, answer]
 
 
@@ -414,21 +566,18 @@ def question_slides(question: Question, bank: int) -> list[Slide]:
 
 @dataclass(frozen=True)
 class Session:
-    """What one session teaches: (chapter, part, parts) pieces, and its class minutes in the plan."""
+    """What one session teaches: (chapter, part, parts, with its optional parts) pieces, its class minutes
+    in the plan and the minutes left for questions."""
 
-    pieces: tuple[tuple[int, int, int], ...]
+    pieces: tuple[tuple[int, int, int, bool], ...]
     minutes: int
+    spare: int = 0
 
 
-def plan_sessions(name: str) -> list[Session]:
-    spec = plan.PLANS[name]
-    minutes = plan.session_minutes(name)
-    return [Session(tuple((c, 1, 1) for c in chapters), m) for chapters, m in zip(spec["sessions"], minutes, strict=True)]
-
-
-def timetable_sessions(table: plan.Timetable) -> list[Session]:
-    return [Session(tuple((p.chapter, p.part, p.parts) for p in pieces), minutes)
-            for pieces, minutes in zip(table.sessions, table.session_minutes(), strict=True) if pieces]
+def sessions_of(table: plan.Timetable) -> list[Session]:
+    return [Session(tuple((p.chapter, p.part, p.parts, p.optional) for p in pieces), minutes, spare)
+            for pieces, minutes, spare in zip(table.sessions, table.session_minutes(), table.spare(), strict=True)
+            if pieces]
 
 
 def part_of(slides: list[Slide], part: int, parts: int) -> list[Slide]:
@@ -443,23 +592,29 @@ def part_of(slides: list[Slide], part: int, parts: int) -> list[Slide]:
     return slides[cuts[part - 1]:cuts[part]]
 
 
-def session_slides(session: Session, skip_optional: bool) -> list[Slide]:
+def session_slides(session: Session) -> list[Slide]:
+    """The session's chapters in order, the exercise done in class after the last one's content, then the
+    concept questions of each chapter."""
     slides = []
     per_piece = -(-QUESTIONS_PER_SESSION // len(session.pieces)) if len(session.pieces) > 1 else QUESTIONS_PER_SESSION
     per_piece = max(per_piece, 2) if len(session.pieces) > 1 else per_piece
-    for number, part, parts in session.pieces:
-        ch = chapter(number, skip_optional)
+    asked = []
+    for k, (number, part, parts, optional) in enumerate(session.pieces):
+        ch = chapter(number, optional)
         opening = ch.opening
         if parts > 1:
             opening = Slide("chapter", opening.content.replace(
                 f"<h2>Chapter {number}</h2>", f"<h2>Chapter {number}, part {part} of {parts}</h2>"), opening.notes)
         slides.append(opening)
         slides += part_of(ch.content, part, parts)
+        if k == len(session.pieces) - 1:
+            slides += ch.exercise
         bank = questions(number)
         if bank:
             start = (part - 1) * per_piece
-            for k in range(min(per_piece, len(bank))):
-                slides += question_slides(bank[(start + k) % len(bank)], number)
+            asked += [(bank[(start + j) % len(bank)], number) for j in range(min(per_piece, len(bank)))]
+    for question, number in asked:
+        slides += question_slides(question, number)
     return slides
 
 
@@ -478,18 +633,38 @@ STYLE = """
 .reveal ul.options { list-style: none; margin-left: 0; }
 .reveal .slide-number, .reveal .slide-number a { background-color: #222; color: #fff; }
 .reveal p.answer { margin-top: 0.6em; padding: 0.3em 0.6em; border-left: 4px solid #0072B2; }
+.reveal .exercise p, .reveal .exercise-answer p, .reveal .exercise li, .reveal .exercise-answer li { font-size: 0.85em; line-height: 1.35; }
+.reveal ol.answers li p { display: inline; }
+.reveal p.licence { font-size: 0.55em; color: #555; margin-top: 2em; }
+.reveal p.licence a { color: #0b5394; text-decoration: underline; }
 """
 
 
-def deck(heading: str, session: Session, number: int, skip_optional: bool) -> str:
-    names = ", ".join(f"{c}" + (f" (part {p} of {n})" if n > 1 else "") for c, p, n in session.pieces)
-    chapters = len({c for c, _, _ in session.pieces})
+def piece_names(session: Session) -> str:
+    return ", ".join(f"{c}" + (" with its optional parts" if o else "") + (f" (part {p} of {n})" if n > 1 else "")
+                     for c, p, n, o in session.pieces)
+
+
+def licence_html() -> str:
+    return (f'<p class="licence">{html.escape(banks.notice()).replace(html.escape(banks.CC_BY), "")}'
+            .replace("CC BY 4.0 ()", f'<a href="{banks.CC_BY}" rel="license">CC BY 4.0</a>') + "</p>")
+
+
+def deck(heading: str, session: Session, number: int) -> str:
+    names = piece_names(session)
+    chapters = len({c for c, *_ in session.pieces})
+    plural = "s" if chapters > 1 else ""
     title = Slide("title", f'<h1>Session {number}</h1><p>The Perceptron: linear classifiers, executed. '
-                           f'Chapter{"s" if chapters > 1 else ""} {names}.</p><p class="note">{html.escape(heading)}</p>',
-                  notes=[(f"Session {number} of {heading}: chapter{'s' if chapters > 1 else ''} {names}. The course "
-                         f"plan's word-count model gives {session.minutes} minutes of class, the exercise done in "
-                         f"class ({plan.IN_CLASS_EXERCISE} minutes) included; adjust to your students.")])
-    slides = [title, *session_slides(session, skip_optional)]
+                           f'Chapter{plural} {names}.</p><p class="note">{html.escape(heading)}</p>{licence_html()}',
+                  notes=[(f"Session {number} of {heading}: chapter{plural} {names}. The plan gives "
+                          f"{session.minutes} minutes of class, the exercise included. That leaves {session.spare} "
+                          "minutes for questions. The minutes come from a word-count model, so adjust them to your "
+                          "students.")])
+    end = Slide("licence", f"<h3>Licence</h3>{licence_html()}<p>The decks are made from the book by "
+                           "<code>make slides</code>; reveal.js (MIT) and MathJax (Apache 2.0) are bundled with "
+                           "their licences.</p>",
+                notes=["You may reuse and adapt these slides if you credit the Perceptron module."])
+    slides = [title, *session_slides(session), end]
     body = "\n".join(s.html() for s in slides)
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -498,6 +673,7 @@ def deck(heading: str, session: Session, number: int, skip_optional: bool) -> st
 <title>Session {number}: chapters {names}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="icon" href="data:,">
+<link rel="license" href="{banks.CC_BY}">
 <link rel="stylesheet" href="../reveal/dist/reset.css">
 <link rel="stylesheet" href="../reveal/dist/reveal.css">
 <link rel="stylesheet" href="../reveal/dist/theme/white.css">
@@ -523,29 +699,35 @@ Reveal.initialize({{ hash: true, slideNumber: true, center: false, width: {SLIDE
 """
 
 
-def decks(sessions: int | None = None, minutes: int | None = None) -> dict[str, tuple[str, list[Session], bool]]:
-    """Folder name -> (heading, sessions, skip optional proofs) of every deck set to build."""
-    out = {}
-    for name, spec in plan.PLANS.items():
-        out[name] = (f"the {name}-session plan", plan_sessions(name), spec["skip_optional"])
-    if sessions is not None or minutes is not None:
-        table = plan.timetable(sessions or 5, minutes or plan.SESSION_MINUTES)
-        out[f"{sessions or 5}x{minutes or plan.SESSION_MINUTES}"] = (
-            f"a timetable of {sessions or 5} sessions of {table.minutes} minutes", timetable_sessions(table),
-            table.skip_optional)
+def decks(sessions: int | None = None, minutes: int | None = None, chapters: str | None = None,
+          plan_path: str | None = None, slack: int | None = None) -> dict[str, tuple[str, list[Session]]]:
+    """Folder name -> (heading, sessions) of every deck set to build: the book's plans, and the plan asked
+    for (``make slides SESSIONS=4 MINUTES=75``, ``CHAPTERS="1, 2 | 4+ | 5"`` or ``PLAN=myplan.yml``)."""
+    out = {name: (f"the {name}-session plan", sessions_of(table)) for name, table in plan.plans().items()}
+    table = plan.requested(sessions, minutes, chapters, plan_path, slack)
+    if table is not None:
+        if plan_path:
+            folder, heading = Path(plan_path).stem, f"the plan {Path(plan_path).name}"
+        elif chapters:
+            folder, heading = "chosen", f"the plan “{chapters}” in sessions of {table.minutes} minutes"
+        else:
+            folder = f"{len(table.sessions)}x{table.minutes}"
+            heading = f"a timetable of {len(table.sessions)} sessions of {table.minutes} minutes"
+        if folder in out:
+            raise ValueError(f"a plan file may not be called {folder}: the book's own plans use that name")
+        out[folder] = (heading, sessions_of(table))
     return out
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sessions", type=int, help="also the decks of a timetable of this many sessions")
-    parser.add_argument("--minutes", type=int, help="... of this many minutes each (default 90)")
+    plan.arguments(parser)
     args = parser.parse_args(argv)
     for needed in (REVEAL / "dist" / "reveal.js", MATHJAX / "tex-chtml.js"):
         if not needed.exists():
             raise SystemExit(f"{needed} is missing: `make node_modules` installs reveal.js and MathJax")
     try:
-        sets = decks(args.sessions, args.minutes)
+        sets = decks(args.sessions, args.minutes, args.chapters, args.plan, args.slack)
     except ValueError as error:
         raise SystemExit(f"coursebook.slides: {error}") from error
     shutil.rmtree(OUT, ignore_errors=True)
@@ -559,23 +741,23 @@ def main(argv: list[str] | None = None) -> None:
     for name in MATHJAX_FOLDERS:
         shutil.copytree(MATHJAX / name, OUT / "mathjax" / name)
     sections, count = [], 0
-    for folder, (heading, sessions, skip) in sets.items():
+    for folder, (heading, sessions) in sets.items():
         (OUT / folder).mkdir()
         links = []
         for number, session in enumerate(sessions, start=1):
             name = f"session_{number}.html"
-            (OUT / folder / name).write_text(deck(heading, session, number, skip), encoding="utf-8")
-            chapters = ", ".join(f"{c}" + (f" (part {p} of {n})" if n > 1 else "") for c, p, n in session.pieces)
+            (OUT / folder / name).write_text(deck(heading, session, number), encoding="utf-8")
+            chapters = piece_names(session)
             plural = "s" if len(session.pieces) > 1 else ""
             links.append(f'<li><a href="{folder}/{name}">Session {number}</a>: chapter{plural} {chapters} '
-                         f'({session.minutes} minutes)</li>')
+                         f'({session.minutes} minutes, {session.spare} left for questions)</li>')
             count += 1
         sections.append(f"<h2>Slides for {html.escape(heading)}</h2><ul>{''.join(links)}</ul>")
     (OUT / "index.html").write_text(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Slides</title></head><body>"
         "<h1>Slides</h1>" + "".join(sections) +
         "<p>Press <kbd>s</kbd> in a deck for the speaker notes. Add <code>?print-pdf</code> to a deck's "
-        "address and print it to get a PDF.</p></body></html>", encoding="utf-8")
+        "address and print it to get a PDF.</p>" + licence_html() + "</body></html>", encoding="utf-8")
     print(f"{count} decks in {OUT}: {', '.join(sets)}")
 
 
