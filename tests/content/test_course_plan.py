@@ -144,6 +144,27 @@ def test_the_core_path_leaves_out_optional_sections_and_proofs(tmp_path):
     assert chapter.core_reading == 2 and chapter.reading > 12
 
 
+def test_a_gated_solution_and_a_removed_cell_are_not_read(tmp_path):
+    """The cells between {solution-start} and {solution-end} (a solution's prose and executed code, folded
+    in the book and absent from the student edition) and a cell tagged remove-cell (never shown) count
+    neither in the core path nor in the whole chapter's reading."""
+    def md(text):
+        return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+    def code(tags=()):
+        return {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": "1", "outputs": [],
+                "execution_count": None}
+    words = " ".join(["w"] * 120)                     # one minute of prose
+    cells = [code(["remove-cell"]), md(f"# T\n\n{words}"),
+             md("```{exercise}\n:label: e\n\nDo it.\n```\n\n```{solution-start} e\n:class: dropdown\n```"),
+             md(" ".join(["s"] * 1200)), code(), code(), md("```{solution-end}\n```"), md(words), code()]
+    path = tmp_path / "99_x.ipynb"
+    path.write_text(json.dumps({"cells": cells}), encoding="utf-8")
+    chapter = course_plan.measure(path)
+    assert chapter.code_cells == 1 and chapter.core[2] == 1
+    assert chapter.core_reading == chapter.reading == 3
+
+
 def test_four_sessions_of_75_minutes_are_even_and_keep_time_for_questions():
     """The issue's case: before, chapter 1 alone (39 of 75), then 62, 70 and chapter 5 at 75 of 75 with
     two optional proofs. Now the core path, every session keeping at least SLACK minutes free, and a note

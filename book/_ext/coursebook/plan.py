@@ -114,11 +114,23 @@ def measure(path: Path) -> Chapter:
     optional_level = None            # the level of the "(optional)" heading the text is under
     core = [0, 0, 0]
     core_sliders = 0
+    solution_code = 0
+    inside_solution = False          # between a {solution-start} and its {solution-end} (gated solution)
     for cell in cells:
         source = "".join(cell["source"])
+        gates = [b.name for b in myst.blocks(source) if b.name in ("solution-start", "solution-end")]
+        was_inside, inside_solution = inside_solution, (gates[-1] == "solution-start") if gates else inside_solution
+        # A gated solution's cells (its prose and executed code) and a cell the book never shows
+        # (tag remove-cell, e.g. the hidden setup cell) are not on anyone's reading path.
+        unseen = (was_inside and inside_solution) or "remove-cell" in cell["metadata"].get("tags", [])
         if cell["cell_type"] == "code":
+            if unseen:
+                solution_code += "remove-cell" not in cell["metadata"].get("tags", [])
+                continue
             core[2] += optional_level is None and "check" not in cell["metadata"].get("tags", [])
             core_sliders += optional_level is None and "SliderFigure(" in source
+            continue
+        if unseen:
             continue
         for kind, text in myst.split(source):
             count = len(text.split())
@@ -147,8 +159,8 @@ def measure(path: Path) -> Chapter:
                     if in_misconceptions and line.startswith('**"'):
                         misconceptions += 1
     # A check cell (tag "check": the assertions behind a claim, folded in the book) is not read.
-    code_cells = sum(cell["cell_type"] == "code" and "check" not in cell["metadata"].get("tags", [])
-                     for cell in cells)
+    code_cells = sum(cell["cell_type"] == "code" and not {"check", "remove-cell"} & set(cell["metadata"].get("tags", []))
+                     for cell in cells) - solution_code
     sliders = sum("SliderFigure(" in "".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
     return Chapter(path.stem, words["prose"], words["formal"], formal_blocks, optional_words,
                    code_cells, sliders, misconceptions, exercises, tuple(core), core_sliders)
