@@ -110,9 +110,11 @@ def test_the_parser_reads_a_list_and_stops_at_its_end():
     assert optional_names("**Core path:** the whole chapter; nothing in it is optional.") == []
 
 
-def test_the_core_path_chapters_have_sections_to_skip_and_chapter_one_has_none():
+def test_the_core_path_chapters_have_sections_to_skip():
+    # Chapter 1 too since issue 32: its code mechanics (the broadcasting check, the slider's stops) and the
+    # prototype rule left its core path.
     counts = {c.stem[:2]: sum(marked for _, marked, _ in optional_status(c)) for c in IN_SCOPE}
-    assert counts["01"] == 0
+    assert counts["01"] >= 2
     assert counts["02"] >= 1 and counts["04"] >= 1 and counts["05"] >= 5
 
 
