@@ -138,7 +138,8 @@ def plot_hyperplane(
         add_note(ax, f"w has {len(w)} entries: its boundary is not a line in this plane, not drawn")
         return ax
     b = float(b)
-    norm = float(np.linalg.norm(w))
+    largest = float(np.max(np.abs(w)))
+    norm = largest * float(np.linalg.norm(w / largest)) if largest > 0 else 0.0  # no underflow for |w| ~ 1e-300
     centre = np.array([sum(xlim) / 2, sum(ylim) / 2])
     half_diagonal = 0.5 * float(np.hypot(xlim[1] - xlim[0], ylim[1] - ylim[0]))
     unit = w / norm if norm > 0 else w

@@ -4,13 +4,18 @@
 
 ``TINKERING`` declares, per chapter, the literals a learner would change in its code cells (seeds,
 learning rates, numbers of points, hidden units, epochs), as regular expressions and their
-replacements. ``tinkered`` applies them to every code cell but the setup cell and the check cells
+replacements. ``tinker`` applies them to every code cell but the setup cell and the check cells
 (a check asserts what the prose says of the book's run; it is the teaching code a learner edits),
 and fails when a substitution no longer matches anything, so that the table follows the chapters.
 ``run`` executes the edited chapter with nbclient in the project's kernel, going on after an error,
 and ``problems`` lists what a learner must never meet: an exception in a teaching cell (any code
 cell that is not a check, solutions included), or a check that fails without saying that its claim
-holds for the book's settings (``perceptron.holds_for``). Used by tests/environments/test_tinker.py.
+holds for the book's settings (``perceptron.holds_for``).
+
+In CI the tinkered chapters are the ones the Colab-like door runs (tests/environments/colab_like.py
+imports this module with the Colab-like environment's Python: the standard library and nbformat
+only), so tinkering costs no execution of its own; tests/environments/test_tinker.py checks the
+table and the verdicts. ``python -m tests.environments.tinker`` runs them in .venv instead.
 """
 
 from __future__ import annotations
@@ -65,21 +70,29 @@ def is_setup(cell) -> bool:
     return cell.get("id", "").startswith("setup-")
 
 
-def tinkered(stem: str) -> nbformat.NotebookNode:
-    """The chapter with TINKERING[stem] applied to its teaching cells; ValueError if a rule matches nothing."""
-    nb = nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4)
-    used = dict.fromkeys(range(len(TINKERING[stem])), 0)
+def tinker(nb: nbformat.NotebookNode, stem: str) -> nbformat.NotebookNode:
+    """``nb`` (chapter ``stem``, MyST source or Jupyter-native copy) with TINKERING[stem] applied to its
+    teaching cells and every output cleared; ValueError if a rule matches nothing."""
+    rules = TINKERING[stem]
+    used = [0] * len(rules)
     for cell in nb.cells:
-        if cell.cell_type != "code" or is_check(cell) or is_setup(cell):
+        if cell.cell_type != "code":
             continue
-        for k, (pattern, replacement) in enumerate(TINKERING[stem]):
+        cell.outputs, cell.execution_count = [], None
+        if is_check(cell) or is_setup(cell):
+            continue
+        for k, (pattern, replacement) in enumerate(rules):
             cell.source, n = re.subn(pattern, replacement, cell.source)
             used[k] += n
-        cell.outputs = []
-    unused = [TINKERING[stem][k][0] for k, n in used.items() if n == 0]
+    unused = [rules[k][0] for k, n in enumerate(used) if n == 0]
     if unused:
         raise ValueError(f"{stem}: the tinkering rules {unused} match no code cell any more: update TINKERING")
     return nb
+
+
+def tinkered(stem: str) -> nbformat.NotebookNode:
+    """The chapter's MyST source, tinkered."""
+    return tinker(nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4), stem)
 
 
 def run(stem: str) -> tuple[nbformat.NotebookNode, float]:
