@@ -13,6 +13,7 @@ import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+
 def _failing_line(error: BaseException) -> str:
     """The source line of the innermost frame of ``error``'s traceback (the ``assert`` that failed)."""
     frames = traceback.extract_tb(error.__traceback__)

@@ -15,7 +15,16 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
-from ._style import ACCENT_COLOR, BOUNDARY_COLOR, CLASS_COLORS, CLASS_LABELS, CLASS_MARKERS, TITLE_Y, new_axes
+from ._style import (
+    ACCENT_COLOR,
+    BOUNDARY_COLOR,
+    CLASS_COLORS,
+    CLASS_LABELS,
+    CLASS_MARKERS,
+    TITLE_Y,
+    add_note,
+    new_axes,
+)
 from ._ticks import plain_log_ticks, visible_ticks_only
 from .margins import _max_row_norm, functional_margins
 
@@ -23,8 +32,8 @@ from .margins import _max_row_norm, functional_margins
 def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool = True, **kwargs) -> Axes:
     """Scatter a two-feature dataset, each class in its own colour and marker.
 
-    Points with more than two coordinates (e.g. the hidden values of a network with three hidden
-    units) are drawn by their first two, and a note on the axes says so. Extra keyword arguments go to ``Axes.scatter`` (e.g. ``s``, ``alpha``). Axes left with
+    Points of more than two coordinates (e.g. three hidden units' values) are drawn by their first
+    two, with a note saying so. Extra keyword arguments go to ``Axes.scatter`` (e.g. ``s``, ``alpha``). Axes left with
     matplotlib's default tick locator get its in-view variant (same picture, drawn faster).
     """
     X = np.asarray(X, dtype=float)
@@ -49,20 +58,6 @@ def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool
     if equal:
         ax.set_aspect("equal", adjustable="datalim")
     return ax
-
-
-NOTE_GID = "perceptron-note"
-
-
-def add_note(ax: Axes, text: str) -> None:
-    """Write a short plain-language note in the top left corner of ``ax``, below any earlier note.
-
-    The helpers use it for states a changed seed or size can reach: a boundary that cannot be
-    drawn, or points with more coordinates than the plane shows.
-    """
-    below = sum(t.get_gid() == NOTE_GID for t in ax.texts)
-    ax.text(0.02, 0.98 - 0.09 * below, text, transform=ax.transAxes, ha="left", va="top", fontsize="small",
-            gid=NOTE_GID, zorder=6, bbox={"boxstyle": "round,pad=0.25", "fc": "white", "ec": "0.6", "alpha": 0.9})
 
 
 def _line_points(w: np.ndarray, b: float, xlim: tuple[float, float], ylim: tuple[float, float]) -> np.ndarray | None:
@@ -109,15 +104,10 @@ def plot_hyperplane(
     closest to the centre of the view.
 
     States a changed seed or learning rate can reach are drawn, not raised: when ``w = 0``, or
-    when the line lies outside the view (e.g. a network whose weights shrank to 1e-19 while its
-    bias did not), no line is drawn, the whole view is tinted with the one class predicted there,
-    and a note on the axes says why. A ``w`` with more than two entries (a boundary in more
-    dimensions than the plane shows) is not drawn either, with a note saying so.
-
-    Raises
-    ------
-    ValueError
-        When ``w`` has fewer than two entries, or ``w`` or ``b`` is not finite.
+    the line lies outside the view (a network whose weights shrank to 1e-19 while its bias did
+    not), no line is drawn, the view is tinted with the one class predicted there, and a note on
+    the axes says why; a ``w`` of more than two entries is not drawn either, with a note. Raises
+    ValueError when ``w`` has fewer than two entries, or ``w`` or ``b`` is not finite.
 
     Examples
     --------
@@ -237,8 +227,12 @@ def plot_decision_regions(
     resolution: int = 200,
     title: str | None = None,
 ) -> Axes:
-    """Tint the plane by ``predict_fn`` (any classifier, e.g. a kernel perceptron) and scatter the data."""
+    """Tint the plane by ``predict_fn`` (any classifier, e.g. a kernel perceptron) and scatter the data.
+
+    Raises ValueError when the points do not have two coordinates (no picture in the plane)."""
     X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"plot_decision_regions tints the plane: X must have shape (n, 2), got {X.shape}")
     ax = new_axes(ax)
     pad = 0.15 * (np.ptp(X, axis=0).max() or 1.0)
     gx, gy = np.meshgrid(np.linspace(X[:, 0].min() - pad, X[:, 0].max() + pad, resolution),
@@ -389,10 +383,10 @@ def plot_margin(
 __all__ = [
     "ACCENT_COLOR",
     "BOUNDARY_COLOR",
-    "add_note",
     "CLASS_COLORS",
     "CLASS_LABELS",
     "CLASS_MARKERS",
+    "add_note",
     "figure_of",
     "new_axes",
     "plain_log_ticks",
@@ -404,4 +398,3 @@ __all__ = [
     "plot_margin_band",
     "plot_weight_image",
 ]
-

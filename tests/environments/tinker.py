@@ -55,8 +55,11 @@ TINKERING: dict[str, list[tuple[str, str]]] = {
     "08_real_data": [(r"\bseed=0\b", "seed=3"), (r"\bmax_epochs=100\b", "max_epochs=40")],
     "09_multiclass": [(r"make_blobs\(90\b", "make_blobs(75"), (r"random_state=0\b", "random_state=4"),
                       (r"random_state=1\b", "random_state=6"), (r"\bmax_iter=100\b", "max_iter=30")],
-    "10_networks": [(r"\bn_hidden=2\b", "n_hidden=3"), (r"\bseed=3\b", "seed=1"), (r"\bseed=0\b", "seed=4"),
-                    (r"\bseed=2\b", "seed=5"), (r"\beta=0\.1\b", "eta=0.5"), (r"(?<!_)\bepochs=300\b", "epochs=120")],
+    # 10.5 with seed 0, whose network shrinks to weights of 1e-19 (its line far out of view); 10.7's
+    # slider with two hidden units, a bolder rate and fewer epochs (no epoch reaches zero errors).
+    "10_networks": [(r"\bseed=0\b", "seed=4"), (r"n_hidden=2, epochs=300, seed=3\b", "n_hidden=2, epochs=300, seed=0"),
+                    (r"\bn_hidden=3, eta=0\.1\b", "n_hidden=2, eta=0.5"), (r"\bseed=2\b", "seed=5"),
+                    (r"(?<!_)\bepochs=300, seed=4\b", "epochs=120, seed=4")],
 }
 
 CHECK_MESSAGE = "This check holds for the book's"  # what perceptron.holds_for's message says

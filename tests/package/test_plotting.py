@@ -249,7 +249,7 @@ def test_plain_log_ticks_build_no_decade_outside_the_view():
 
 # States a learner's changed seed or size reaches (issue 33): drawn with a note, never a traceback.
 def _notes(ax) -> list[str]:
-    from perceptron.plotting import NOTE_GID
+    from perceptron._style import NOTE_GID
 
     return [t.get_text() for t in ax.texts if t.get_gid() == NOTE_GID]
 
@@ -323,3 +323,10 @@ def test_plot_data_refuses_one_coordinate_and_mismatched_labels():
         plot_data(np.zeros((3, 1)), [1, -1, 1])
     with pytest.raises(ValueError, match="labels"):
         plot_data(np.zeros((3, 2)), [1, -1])
+
+
+def test_decision_regions_need_points_in_the_plane():
+    from perceptron.plotting import plot_decision_regions
+
+    with pytest.raises(ValueError, match=r"shape \(n, 2\), got \(4, 3\)"):
+        plot_decision_regions(lambda Z: np.ones(len(Z)), np.zeros((4, 3)), [1, 1, -1, -1])
