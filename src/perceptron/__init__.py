@@ -15,6 +15,7 @@ from . import datasets, losses
 from ._version import __version__ as __version__
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
+from .checks import holds_for
 from .kernel import KernelPerceptron, kernel_predict, kernel_train
 from .linear import count_errors, decision_function, predict, prototype
 from .losses import (
@@ -122,6 +123,7 @@ __all__ = [
     "geometric_margin",
     "hinge_loss",
     "hinge_mistake_bound",
+    "holds_for",
     "init_network",
     "kernel_predict",
     "kernel_train",

@@ -15,7 +15,16 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
-from ._style import ACCENT_COLOR, BOUNDARY_COLOR, CLASS_COLORS, CLASS_LABELS, CLASS_MARKERS, TITLE_Y, new_axes
+from ._style import (
+    ACCENT_COLOR,
+    BOUNDARY_COLOR,
+    CLASS_COLORS,
+    CLASS_LABELS,
+    CLASS_MARKERS,
+    TITLE_Y,
+    add_note,
+    new_axes,
+)
 from ._ticks import plain_log_ticks, visible_ticks_only
 from .margins import _max_row_norm, functional_margins
 
@@ -23,14 +32,20 @@ from .margins import _max_row_norm, functional_margins
 def plot_data(X: ArrayLike, y: ArrayLike, ax: Axes | None = None, *, equal: bool = True, **kwargs) -> Axes:
     """Scatter a two-feature dataset, each class in its own colour and marker.
 
-    Extra keyword arguments go to ``Axes.scatter`` (e.g. ``s``, ``alpha``). Axes left with
+    Points of more than two coordinates (e.g. three hidden units' values) are drawn by their first
+    two, with a note saying so. Extra keyword arguments go to ``Axes.scatter`` (e.g. ``s``, ``alpha``). Axes left with
     matplotlib's default tick locator get its in-view variant (same picture, drawn faster).
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
-    if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"plot_data draws 2-D points: X must have shape (n, 2), got {X.shape}")
+    if X.ndim != 2 or X.shape[1] < 2:
+        raise ValueError(f"plot_data draws points in a plane: X must have shape (n, 2) or (n, d > 2), got {X.shape}")
+    if len(y) != len(X):
+        raise ValueError(f"X has {len(X)} points but y has {len(y)} labels")
     ax = new_axes(ax)
+    if X.shape[1] > 2:  # e.g. a hidden layer of more than two units: show the first two coordinates
+        add_note(ax, f"coordinates 1 and 2 of {X.shape[1]} shown")
+        X = X[:, :2]
     visible_ticks_only(ax.xaxis)
     visible_ticks_only(ax.yaxis)
     style = {"s": 28, "edgecolors": "white", "linewidths": 0.6, "zorder": 3} | kwargs
@@ -87,28 +102,64 @@ def plot_hyperplane(
     The half-plane where ``w.x + b >= 0`` (predicted +1, including the line itself) is tinted with
     the +1 colour, the other with the -1 colour. The normal arrow starts at the point of the line
     closest to the centre of the view.
+
+    States a changed seed or learning rate can reach are drawn, not raised: when ``w = 0``, or
+    the line lies outside the view (a network whose weights shrank to 1e-19 while its bias did
+    not), no line is drawn, the view is tinted with the one class predicted there, and a note on
+    the axes says why; a ``w`` of more than two entries is not drawn either, with a note. Raises
+    ValueError when ``w`` has fewer than two entries, or ``w`` or ``b`` is not finite.
+
+    Examples
+    --------
+    >>> ax = plot_hyperplane([0.0, 0.0], 1.0)
+    >>> [t.get_text() for t in ax.texts]
+    ['w = 0: no boundary, every point is predicted +1']
+    >>> plt.close(ax.figure)
     """
     w = np.asarray(w, dtype=float)
-    if w.shape != (2,):
+    if w.ndim != 1 or len(w) < 2:
         raise ValueError(f"plot_hyperplane draws lines in the plane: w must have 2 entries, got shape {w.shape}")
+    if not (np.all(np.isfinite(w)) and np.isfinite(b)):
+        raise ValueError(f"w and b must be finite to draw a boundary, got w = {w}, b = {b}")
     ax = new_axes(ax)
     ax.autoscale_view()
     xlim, ylim = ax.get_xlim(), ax.get_ylim()
-    if shade and np.any(w != 0):
+    if len(w) > 2:
+        add_note(ax, f"w has {len(w)} entries: its boundary is not a line in this plane, not drawn")
+        return ax
+    b = float(b)
+    largest = float(np.max(np.abs(w)))
+    norm = largest * float(np.linalg.norm(w / largest)) if largest > 0 else 0.0  # no underflow for |w| ~ 1e-300
+    centre = np.array([sum(xlim) / 2, sum(ylim) / 2])
+    half_diagonal = 0.5 * float(np.hypot(xlim[1] - xlim[0], ylim[1] - ylim[0]))
+    unit = w / norm if norm > 0 else w
+    offset = float(unit @ centre) + b / norm if norm > 0 else np.inf  # signed distance of the centre
+    if norm == 0 or abs(offset) > half_diagonal:  # no line in view: one class everywhere
+        sign = 1 if (b >= 0 if norm == 0 else offset >= 0) else -1
+        if shade:
+            ax.fill([xlim[0], xlim[1], xlim[1], xlim[0]], [ylim[0], ylim[0], ylim[1], ylim[1]],
+                    color=CLASS_COLORS[sign], alpha=0.12, lw=0, zorder=0)
+        if norm == 0:
+            add_note(ax, f"w = 0: no boundary, every point is predicted {sign:+d}")
+        else:
+            add_note(ax, f"boundary outside this view (|w| = {norm:.1e}): every point here is predicted {sign:+d}")
+        ax.set_xlim(xlim)
+        ax.set_ylim(ylim)
+        return ax
+    if shade:
         for sign in (1, -1):
-            region = _half_box(sign * w, sign * b, xlim, ylim)
+            region = _half_box(sign * unit, sign * b / norm, xlim, ylim)
             if len(region) >= 3:
                 ax.fill(region[:, 0], region[:, 1], color=CLASS_COLORS[sign], alpha=0.12, lw=0, zorder=0)
-    pts = _line_points(w, b, xlim, ylim)
+    pts = _line_points(unit, b / norm, xlim, ylim)
     if pts is not None:
         ax.plot(pts[:, 0], pts[:, 1], color=color, linestyle=linestyle, lw=1.8, label=label, zorder=2)
         if normal:
             # Anchor the arrow at the point of the line nearest the centre of the view (the point
             # nearest the origin may lie far outside it, e.g. for data measured in centimetres).
-            centre = np.array([sum(xlim) / 2, sum(ylim) / 2])
-            foot = centre - (w @ centre + b) * w / np.dot(w, w)
+            foot = centre - offset * unit
             scale = 0.25 * min(xlim[1] - xlim[0], ylim[1] - ylim[0])
-            tip = w / np.linalg.norm(w) * scale
+            tip = unit * scale
             ax.annotate("", xy=foot + tip, xytext=foot,
                         arrowprops={"arrowstyle": "-|>", "color": color, "lw": 1.5}, zorder=4)
             ax.text(*(foot + 1.12 * tip), "w", color=color, ha="center", va="center", style="italic")
@@ -176,8 +227,12 @@ def plot_decision_regions(
     resolution: int = 200,
     title: str | None = None,
 ) -> Axes:
-    """Tint the plane by ``predict_fn`` (any classifier, e.g. a kernel perceptron) and scatter the data."""
+    """Tint the plane by ``predict_fn`` (any classifier, e.g. a kernel perceptron) and scatter the data.
+
+    Raises ValueError when the points do not have two coordinates (no picture in the plane)."""
     X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"plot_decision_regions tints the plane: X must have shape (n, 2), got {X.shape}")
     ax = new_axes(ax)
     pad = 0.15 * (np.ptp(X, axis=0).max() or 1.0)
     gx, gy = np.meshgrid(np.linspace(X[:, 0].min() - pad, X[:, 0].max() + pad, resolution),
@@ -331,6 +386,7 @@ __all__ = [
     "CLASS_COLORS",
     "CLASS_LABELS",
     "CLASS_MARKERS",
+    "add_note",
     "figure_of",
     "new_axes",
     "plain_log_ticks",
@@ -342,4 +398,3 @@ __all__ = [
     "plot_margin_band",
     "plot_weight_image",
 ]
-

@@ -398,6 +398,12 @@ class NetworkRun:
     seed: int | None
     snapshots: tuple[TwoLayerNetwork, ...] = field(default=(), repr=False)
 
+    @property
+    def first_epoch_without_errors(self) -> int | None:
+        """The first epoch after which no training point is misclassified (0: already at the start),
+        or None when no epoch of the run reaches zero errors (e.g. a seed that gets stuck)."""
+        return next((k for k, count in enumerate(self.errors) if count == 0), None)
+
 
 @dataclass(frozen=True)
 class HingeBound:

@@ -3,7 +3,8 @@
 They are what Colab, a JupyterHub and the download button open, where MyST is not rendered: no
 MyST-only markup may be left, every link into the book must land on a page (and anchor) of the built
 _build/html, every theorem/exercise number must be the book's, solutions are folded, citations are
-text with a reference list, and the outputs are the committed ones.
+text with a reference list, and the outputs are the committed ones (but a solution's: Colab would
+show them under the folded code).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ MYST_ONLY = {
 }
 NUMBERED = re.compile(r'<a id="(?P<label>[^"]+)"></a>\s*\*\*(?P<kind>[A-Z][a-z]+) (?P<number>\d+(?:\.\d+)*)')
 RUN_TO_MOVE = "Run the cell to move the slider"
+CHECK_TITLE = "#@title Check of the claim above (holds for the book's settings)"
 LINK = re.compile(r"\]\((?P<url>https?://[^)\s]+)\)")
 
 
@@ -161,14 +163,28 @@ def own_cells(nb: dict) -> list[dict]:
             and c.get("id") != "book-references"]
 
 
+def in_solutions(source: dict) -> set[str]:
+    """The ids of the source chapter's code cells between a {solution-start} and its {solution-end}."""
+    inside, found = False, set()
+    for cell in source["cells"]:
+        if cell["cell_type"] == "markdown":
+            for mark in re.findall(r"\{solution-(start|end)\}", "".join(cell["source"])):
+                inside = mark == "start"
+        elif inside:
+            found.add(cell["id"])
+    return found
+
+
 @pytest.mark.parametrize("doc", chapters())
 def test_code_and_outputs_are_the_committed_ones(doc):
-    """Every code cell and output as committed, except a solution's form title and the sliders' saved
-    outputs (test_a_sliders_saved_output_says_to_run_the_cell)."""
+    """Every code cell and output as committed, except a form cell's title, the outputs of a
+    solution's cells (none: test_solution_cells_carry_no_outputs) and the sliders' saved outputs
+    (test_a_sliders_saved_output_says_to_run_the_cell)."""
     nb, source = load(doc), json.loads((ROOT / f"{doc}.ipynb").read_text())
+    solved = in_solutions(source)
     code = [(untitled(c), [o for o in c["outputs"] if RUN_TO_MOVE not in json.dumps(o)])
             for c in nb["cells"] if c["cell_type"] == "code"]
-    assert code == [("".join(c["source"]), [o for o in c["outputs"] if not is_slider(o)])
+    assert code == [("".join(c["source"]), [] if c["id"] in solved else [o for o in c["outputs"] if not is_slider(o)])
                     for c in source["cells"] if c["cell_type"] == "code"]
     assert nb["metadata"].get("widgets") == source["metadata"].get("widgets")
     first = next(c for c in nb["cells"] if c["cell_type"] == "code")
@@ -211,7 +227,9 @@ def test_homework_student_notebooks_start_with_the_setup_cell():
 @pytest.mark.parametrize("doc", chapters())
 def test_cells_of_a_gated_solution_are_folded(doc):
     """Code between {solution-start} and {solution-end} (an executed solution) is collapsed in the
-    generated notebook, so a student sees the exercise, not its answer, until they expand it."""
+    generated notebook, so a student sees the exercise, not its answer, until they expand it; in
+    Colab it is a form cell, without the outputs Colab would show under its title. Check cells are
+    form cells too (folded in Colab, open in JupyterLab); no other code cell is folded."""
     nb, source = load(doc), json.loads((ROOT / f"{doc}.ipynb").read_text())
     inside, folded, exercise = False, 0, None
     made_cells = own_cells(nb)
@@ -230,10 +248,14 @@ def test_cells_of_a_gated_solution_are_folded(doc):
             first = "".join(made["source"]).split("\n", 1)[0]
             assert first == f"#@title Solution to {exercise}", f"{doc}: {cell['id']} starts {first!r}"
             folded += 1
+            # Colab shows a form cell's output under its title: the solution's results wait for a run.
+            assert made["outputs"] == [] and made["execution_count"] is None, f"{doc}: {cell['id']} shows its output"
+        elif "check" in cell["metadata"].get("tags", []):   # folded in the book: a form in Colab
+            assert made["metadata"].get("cellView") == "form", f"{doc}: {cell['id']} is no form cell"
+            assert "".join(made["source"]).split("\n", 1)[0] == CHECK_TITLE, f"{doc}: {cell['id']}"
         else:
             assert "cellView" not in made["metadata"], f"{doc}: {cell['id']} is folded in Colab"
-            if "check" not in cell["metadata"].get("tags", []):   # a check cell is collapsed everywhere
-                assert not made["metadata"].get("jupyter", {}).get("source_hidden"), f"{doc}: {cell['id']}"
+            assert not made["metadata"].get("jupyter", {}).get("source_hidden"), f"{doc}: {cell['id']}"
     assert not inside, f"{doc}: a solution is never closed"
     if "{solution-start}" in json.dumps(source):
         assert folded, f"{doc}: gated solutions but no folded code cell"
@@ -245,10 +267,14 @@ def test_every_figure_description_is_visible_under_its_figure(doc):
     as alt text (mystnb.image.alt) follows its figure as a Markdown cell."""
     nb, source = load(doc), json.loads((ROOT / f"{doc}.ipynb").read_text())
     by_id = {c.get("id"): i for i, c in enumerate(nb["cells"])}
-    described = 0
+    described, solved = 0, in_solutions(source)
     for cell in source["cells"]:
         alt = cell["metadata"].get("mystnb", {}).get("image", {}).get("alt")
         if not alt or not any("image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
+            continue
+        if cell["id"] in solved:  # no stored figure (Colab would show it under the exercise): nothing to describe
+            assert nb["cells"][by_id[cell["id"]] + 1]["cell_type"] != "markdown" or alt not in "".join(
+                nb["cells"][by_id[cell["id"]] + 1]["source"]), f"{doc}: {cell['id']}"
             continue
         after = nb["cells"][by_id[cell["id"]] + 1]
         assert after["cell_type"] == "markdown" and alt in "".join(after["source"]), f"{doc}: {cell['id']}"

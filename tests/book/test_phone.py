@@ -160,3 +160,89 @@ def test_frames_without_two_separate_panels_get_no_phone_frame(size, boxes):
     for box in boxes:
         img.paste((0, 0, 0), box)
     assert phone.stack_panels(png(img)) is None
+
+
+# Printed outputs (book/_ext/coursebook/phone.py marks them, book/_static/outputs.css sets them for a phone).
+OUTPUTS = """async () => {
+  document.querySelectorAll('.bd-article details').forEach(d => { d.open = true; });
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const outputs = [...document.querySelectorAll('.bd-article .cell_output pre, .bd-article .cell_output table')]
+    .filter(e => e.checkVisibility() && !e.closest('.perceptron-slider'));
+  const first = e => e.textContent.trim().split('\\n')[0].slice(0, 60);
+  const scrolls = outputs.filter(e => e.scrollWidth > e.clientWidth + 1);
+  const pictures = [...document.querySelectorAll('.bd-article picture.phone-stacked img')].map(img => (
+    {src: img.currentSrc, natural: img.naturalWidth, shown: img.getBoundingClientRect().width,
+     original: +img.getAttribute('width'), column: img.closest('.cell_output').clientWidth}));
+  return {count: outputs.length, scrolls: scrolls.map(first),
+          tables: scrolls.filter(e => e.matches('pre.output-table, table')).map(first),
+          texts: scrolls.filter(e => e.matches('pre.output-text')).map(first), pictures};
+}"""
+SCROLLING_SHARE = 0.2  # of a chapter's printed outputs, at most, may scroll sideways on a phone
+STACKED_GAIN = 1.4  # stacked, a figure is shown this much larger at least (two panels: about 2; three, cut 1 | 2: 1.45)
+
+
+def chapter_pages() -> list[str]:
+    return [p for p in book_pages() if p.startswith("notebooks/") and p.split("/")[1][:2].isdigit()]
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_printed_outputs_fit_the_column(browser, server, width):
+    """At 390 px, at most a fifth of each chapter's printed outputs scroll sideways (before this test,
+    185 of 207 did): a printed sentence wraps, a table keeps its columns and may scroll. A figure of
+    panels side by side (chapter 9's two confusion matrices) is shown stacked, at least 1.4 times
+    larger. At 1280 px no printed output is cut off or scrolls at all."""
+    pages = chapter_pages()
+    assert len(pages) == 10, pages
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    over, wrapped_badly, cut, small, counts = [], [], [], [], []
+    try:
+        for doc in pages:
+            page.goto(f"{server}/{doc}", wait_until="load")
+            page.evaluate("""async () => { for (const img of document.querySelectorAll('picture img')) {
+                img.loading = 'eager'; await img.decode().catch(() => null); } }""")
+            found = page.evaluate(OUTPUTS)
+            counts.append(f"{doc.split('/')[1][:2]}: {len(found['scrolls'])}/{found['count']}")
+            if width > 767:
+                cut += [f"{doc}: {t}" for t in found["scrolls"]]
+                continue
+            if len(found["scrolls"]) > SCROLLING_SHARE * found["count"]:
+                over.append(f"{doc}: {len(found['scrolls'])} of {found['count']} scroll: {found['tables']}")
+            wrapped_badly += [f"{doc}: {t}" for t in found["texts"]]
+            for p in found["pictures"]:  # the stacked source, shown larger than the side-by-side original would be
+                scale, side_by_side = p["shown"] / p["natural"], min(1, p["column"] / p["original"])
+                if "/phone-" not in p["src"] or scale < STACKED_GAIN * side_by_side:
+                    small.append(f"{doc}: {p['src'].rsplit('/', 1)[-1]} at {scale:.0%}, side by side {side_by_side:.0%}")
+    finally:
+        context.close()
+    print(f"\n{width} px, printed outputs that scroll sideways, per chapter: {', '.join(counts)}")
+    assert not cut, f"{width} px: printed outputs cut off or scrolling: {cut}"
+    assert not over, f"{width} px: more than {SCROLLING_SHARE:.0%} of a chapter's outputs scroll: {over}"
+    assert not wrapped_badly, f"{width} px: printed sentences that scroll instead of wrapping: {wrapped_badly}"
+    assert not small, f"{width} px: two-panel figures not stacked for a phone: {small}"
+
+
+def test_sentences_wrap_and_tables_keep_their_columns():
+    assert phone.is_table("eta     perceptron  hinge\n0.01             9   1888\n0.03             9    628")
+    assert phone.is_table("    M (one)  M (radius)\ncm     1562        1476\nmm   124963        1476")
+    assert not phone.is_table("3078 updates in 100 epochs, converged: False\nthe weights repeat every 5 epochs")
+    assert not phone.is_table("T =   1: largest coef_ difference 0; predictions differ on 0 of the 108 test images\n"
+                              "T =   4: largest coef_ difference 0; predictions differ on 0 of the 108 test images")
+    body = ('<div class="output stream highlight-myst-ansi notranslate"><div class="highlight"><pre><span></span>'
+            'a  b\n1  2\n</pre></div>')
+    assert '<pre class="output-table">' in phone.mark_outputs(body)
+    assert '<pre class="output-text">' in phone.mark_outputs(body.replace("a  b\n1  2", "converged: True"))
+
+
+def test_a_two_panel_figure_gets_a_stacked_source_for_a_phone():
+    img = Image.new("RGB", (700, 100), "white")
+    img.paste((0, 0, 0), (10, 10, 300, 90))
+    img.paste((0, 0, 0), (400, 10, 690, 90))
+    one = Image.new("RGB", (700, 100), "white")
+    one.paste((0, 0, 0), (10, 10, 690, 90))
+    pngs = {"../_images/two.png": png(img), "../_images/one.png": png(one)}
+    body = '<img alt="two panels" src="../_images/two.png" /><img alt="one panel" src="../_images/one.png" />'
+    out = phone.add_phone_figures(body, pngs.get, lambda data: "../_images/phone-x.png")
+    assert out.count("<picture") == 1 and out.startswith(
+        f'<picture class="phone-stacked"><source media="{phone.PHONE_MEDIA}" srcset="../_images/phone-x.png" '
+        'width="350" height="200"><img alt="two panels"')

@@ -7,10 +7,13 @@ For each notebook, in order: put the environment in the scenario's starting stat
 notebook from its first cell with nbclient in an empty working directory (no repository around it,
 as in Colab), ``PERCEPTRON_INSTALL_FROM`` being inherited from the caller. Scenarios:
 
-- ``clean``: no ``perceptron`` of any kind installed (perceptron-course is uninstalled first);
+- ``clean``: no ``perceptron`` of any kind installed (perceptron-course is uninstalled first), and
+  the chapter as a curious learner has edited it (tinker.py: other seeds, rates and sizes): every
+  teaching cell must run, and a check that fails must say it holds for the book's settings;
 - ``decoy``: PyPI's unrelated ``perceptron`` (the wheel named by ``DECOY_WHEEL``) installed instead.
 
-Writes, per notebook: wall time, the setup cell's output, the first error (if any), and which
+Writes, per notebook: wall time, the setup cell's output, the first error (if any; under tinkering,
+what tinker.problems finds), the messages of the checks that failed under tinkering, and which
 distributions own the ``perceptron`` import name afterwards.
 """
 
@@ -26,6 +29,7 @@ from importlib import metadata
 from pathlib import Path
 
 import nbformat
+import tinker  # tests/environments/tinker.py, beside this script
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
@@ -67,15 +71,22 @@ def prepare(scenario: str) -> None:
 def run(path: Path, scenario: str) -> dict:
     prepare(scenario)
     nb = nbformat.read(path, as_version=4)
-    record = {"notebook": path.name, "scenario": scenario, "error": None}
+    record = {"notebook": path.name, "scenario": scenario, "error": None, "checks_naming_settings": []}
+    tinkering = scenario == "clean"
+    if tinkering:  # a learner's edits (tinker.py): teaching cells must run, failing checks must say why
+        nb = tinker.tinker(nb, path.stem)
     with tempfile.TemporaryDirectory() as cwd:
-        client = NotebookClient(nb, kernel_name=KERNEL, timeout=600, resources={"metadata": {"path": cwd}})
+        client = NotebookClient(nb, kernel_name=KERNEL, timeout=600, allow_errors=tinkering,
+                                resources={"metadata": {"path": cwd}})
         start = time.perf_counter()
         try:
             client.execute()
         except CellExecutionError as error:
             record["error"] = str(error)[-3000:]
         record["seconds"] = round(time.perf_counter() - start, 2)
+    if tinkering:
+        record["error"] = "\n".join(tinker.problems(nb)) or None
+        record["checks_naming_settings"] = tinker.failed_checks(nb)
     setup = next(c for c in nb.cells if c.cell_type == "code")
     record["setup_output"] = "".join(o.get("text", "") for o in setup.get("outputs", []))
     record["installed_after"] = installed_in_subprocess()

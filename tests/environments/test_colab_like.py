@@ -5,7 +5,9 @@ and nbclient, at the newest versions on PyPI when `make lock` last ran (requirem
 requirements.lock: the gate gives the same answer from one day to the next), and no ``perceptron``. Every chapter
 of _build/jupyter (written by `make book`) is executed from its first cell, in an empty directory,
 with ``PERCEPTRON_INSTALL_FROM`` pointing at a wheel freshly built from this checkout: the setup cell
-must install it and every cell run without error. Then PyPI's unrelated ``perceptron==0.4.0`` (same
+must install it and every cell run without error. The chapters run as a curious learner changed them
+(tests/environments/tinker.py: other seeds, learning rates and sizes), which is the tinker test:
+no teaching cell may raise, and a check may fail only saying it holds for the book's settings. Then PyPI's unrelated ``perceptron==0.4.0`` (same
 import name) is preinstalled and chapters run again: the setup cell must replace it.
 
 The same wheel and sdist must pass ``twine check``. Per-chapter times are printed and written to
@@ -113,11 +115,15 @@ def report(records: list[dict]) -> None:
         print(f"colab-like {r['scenario']:5} {r['notebook']:28} {r['seconds']:7.1f} s")
 
 
-def test_every_chapter_installs_the_package_and_runs(colab, wheel, tmp_path):
+def test_every_chapter_installs_the_package_and_runs_as_a_learner_changed_it(colab, wheel, tmp_path):
+    """Each chapter with the learner's edits of tests/environments/tinker.py (seeds, rates, sizes that
+    are not the book's): the setup cell installs the wheel, no teaching cell raises, and every check
+    that fails says it holds for the book's settings (the book's own settings run under nbval)."""
     records = execute(colab, wheel, "clean", chapters(), tmp_path)
     report(records)
     check(records, wheel)
     assert [r["notebook"] for r in records] == [p.name for p in chapters()]
+    print(f"tinkered: {sum(len(r['checks_naming_settings']) for r in records)} checks named the book's settings")
 
 
 def test_setup_cell_replaces_the_unrelated_pypi_perceptron(colab, wheel, tmp_path):

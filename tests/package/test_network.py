@@ -186,3 +186,13 @@ def test_gradient_check_sees_a_wrong_bias_gradient(monkeypatch):
 def test_gradient_check_rejects_a_bad_step():
     with pytest.raises(ValueError, match="eps"):
         pc.network_gradient_check(init_network(2, 2, seed=0), XOR_X, XOR_Y, eps=0.0)
+
+
+def test_the_first_epoch_without_errors_is_none_when_a_run_never_gets_there():
+    X4 = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
+    y4 = np.array([1, 1, -1, -1])
+    stuck = train_network(X4, y4, n_hidden=2, epochs=300, seed=1)  # chapter 10's stuck seed
+    assert min(stuck.errors) > 0 and stuck.first_epoch_without_errors is None
+    solved = train_network(X4, y4, n_hidden=2, epochs=300, seed=3)
+    k = solved.first_epoch_without_errors
+    assert k is not None and solved.errors[k] == 0 and min(solved.errors[:k]) > 0

@@ -245,3 +245,88 @@ def test_plain_log_ticks_build_no_decade_outside_the_view():
     fig.canvas.draw()
     assert ax.xaxis.get_majorticklocs().tolist() == [10.0, 100.0, 1000.0]
     assert ax.yaxis.get_majorticklocs().tolist() == [1.0, 10.0]
+
+
+# States a learner's changed seed or size reaches (issue 33): drawn with a note, never a traceback.
+def _notes(ax) -> list[str]:
+    from perceptron._style import NOTE_GID
+
+    return [t.get_text() for t in ax.texts if t.get_gid() == NOTE_GID]
+
+
+def _box(ax):
+    ax.set(xlim=(-2.0, 2.0), ylim=(-2.0, 2.0))
+    return ax
+
+
+def test_a_vanishing_normal_far_from_its_line_is_a_note_not_a_matplotlib_error():
+    """Chapter 10 without its seed: the output weights shrink to 1e-19 while the bias stays 0.11,
+    putting the line 1e17 away; drawing its arrow and label there failed inside matplotlib."""
+    from perceptron.plotting import plot_hyperplane
+
+    ax = plot_hyperplane([4.6e-19, -1.3e-19], 0.11, _box(plt.figure().add_subplot()))
+    ax.figure.canvas.draw()
+    assert len(ax.lines) == 0 and [t for t in ax.texts if t.get_text() == "w"] == []
+    assert _notes(ax) == ["boundary outside this view (|w| = 4.8e-19): every point here is predicted +1"]
+    (tint,) = ax.patches
+    assert tint.get_facecolor()[:3] == to_rgba(CLASS_COLORS[1])[:3]
+    assert ax.get_xlim() == (-2.0, 2.0)
+
+
+def test_a_zero_normal_tints_the_view_by_sgn_b_and_says_there_is_no_boundary():
+    from perceptron.plotting import plot_hyperplane
+
+    ax = plot_hyperplane([0.0, 0.0], -0.5, _box(plt.figure().add_subplot()))
+    ax.figure.canvas.draw()
+    assert len(ax.lines) == 0 and _notes(ax) == ["w = 0: no boundary, every point is predicted -1"]
+    assert ax.patches[0].get_facecolor()[:3] == to_rgba(CLASS_COLORS[-1])[:3]
+
+
+def test_a_tiny_normal_whose_line_crosses_the_view_is_drawn_as_any_other():
+    from perceptron.plotting import plot_hyperplane
+
+    ax = plot_hyperplane([1e-300, 1e-300], -1e-300, _box(plt.figure().add_subplot()))
+    ax.figure.canvas.draw()
+    (line,) = ax.lines
+    assert np.allclose(line.get_xydata().sum(axis=1), 1.0) and _notes(ax) == []
+
+
+def test_hidden_values_of_three_units_show_two_coordinates_and_say_so():
+    """Chapter 10, section 10.5 with three hidden units: plot_data got shape (4, 3)."""
+    from perceptron.plotting import plot_classifier, plot_data, plot_hyperplane
+
+    H = np.array([[1.0, 0.5, -1.0], [-1.0, 0.2, 1.0], [0.3, -1.0, 0.0], [0.0, 1.0, 0.5]])
+    y = np.array([1, 1, -1, -1])
+    ax = plot_data(H, y)
+    assert sorted(map(tuple, np.vstack([c.get_offsets() for c in ax.collections]))) == sorted(map(tuple, H[:, :2]))
+    plot_hyperplane([1.0, -2.0, 0.5], 0.1, ax)
+    ax.figure.canvas.draw()
+    assert _notes(ax) == ["coordinates 1 and 2 of 3 shown",
+                          "w has 3 entries: its boundary is not a line in this plane, not drawn"]
+    plot_classifier(H, y, [1.0, -2.0, 0.5], 0.1).figure.canvas.draw()
+
+
+@pytest.mark.parametrize("w, b, message", [
+    ([1.0], 0.0, "2 entries"), ([np.nan, 1.0], 0.0, "finite"), ([1.0, 1.0], np.inf, "finite"),
+])
+def test_plot_hyperplane_refuses_what_is_no_hyperplane(w, b, message):
+    from perceptron.plotting import plot_hyperplane
+
+    with pytest.raises(ValueError, match=message):
+        plot_hyperplane(w, b)
+
+
+def test_plot_data_refuses_one_coordinate_and_mismatched_labels():
+    from perceptron.plotting import plot_data
+
+    with pytest.raises(ValueError, match="shape"):
+        plot_data(np.zeros((3, 1)), [1, -1, 1])
+    with pytest.raises(ValueError, match="labels"):
+        plot_data(np.zeros((3, 2)), [1, -1])
+
+
+def test_decision_regions_need_points_in_the_plane():
+    from perceptron.plotting import plot_decision_regions
+
+    with pytest.raises(ValueError, match=r"shape \(n, 2\), got \(4, 3\)"):
+        plot_decision_regions(lambda Z: np.ones(len(Z)), np.zeros((4, 3)), [1, 1, -1, -1])

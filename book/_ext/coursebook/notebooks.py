@@ -270,11 +270,28 @@ FOLDED_NOTE = "*The cells down to the end of this solution are folded; expand th
 
 def form_cell(cell: dict, heading: str) -> None:
     """A solution's code cell folded in Colab (a form cell: ``cellView: form`` and a ``#@title``
-    first line, which Colab shows in place of the code) and in JupyterLab (``jupyter.source_hidden``)."""
+    first line, which Colab shows in place of the code) and in JupyterLab (``jupyter.source_hidden``).
+
+    Its stored outputs are dropped: Colab hides a form cell's code but shows its output, so a
+    solution's printed numbers and figures would sit in plain view under the exercise. The student
+    runs the cell to see them."""
     source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
     cell["source"] = f"#@title Solution to {heading}\n{source}"
     cell["metadata"]["cellView"] = "form"
     cell["metadata"].setdefault("jupyter", {}).update(FOLDED)
+    cell["outputs"], cell["execution_count"] = [], None
+
+
+CHECK_TITLE = "#@title Check of the claim above (holds for the book's settings)"
+
+
+def check_form(cell: dict) -> None:
+    """A check cell (tag ``check``, folded in the book) folded in Colab as a form cell titled
+    ``CHECK_TITLE``. JupyterLab keeps it open, as with the MyST sources: a collapsed input keeps its
+    "[ ]" prompt after Run All, which reads as "not run" (tests/content/test_check_cells.py)."""
+    source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    cell["source"] = f"{CHECK_TITLE}\n{source}"
+    cell["metadata"]["cellView"] = "form"
 
 
 def description_cell(cell: dict) -> dict | None:
@@ -337,6 +354,8 @@ def convert(app: Sphinx, docname: str, base: str) -> dict:
             continue
         if inside:
             form_cell(cell, heading)
+        elif "check" in cell["metadata"].get("tags", []):
+            check_form(cell)
         for output in cell.get("outputs", []):
             slider_placeholder(output)
         described = description_cell(cell)
