@@ -51,10 +51,16 @@ _NAME = re.compile(r'aria-label="([^"]*)"')
 PAPERS = {"letter": "letterpaper", "a4": "a4paper"}
 QUICK_CHECKS = "Quick checks"
 QUICK_CHECK_ANSWERS = "Quick-check answers"
-# Before every admonition box (a theorem, a proof, a solution): if fewer than this many lines are left on
-# the page, start the box on the next one, so that its title bar is never a page's last line.
-KEEP_WITH_BODY = r"""\usepackage{needspace}
+# Every admonition box (a theorem, a proof, an exercise, a solution) is typeset by Sphinx as a title row
+# followed by glue, where TeX may break the page: no break there (the title row stays with the first line
+# of the body), and a box that would start with fewer than five lines left on the page starts on the next.
+KEEP_WITH_BODY = r"""\usepackage{etoolbox}
+\usepackage{needspace}
 \AddToHook{env/sphinxadmonition/before}{\Needspace*{5\baselineskip}}
+\makeatletter
+\patchcmd{\sphinxdotitlerowwithicon}{\vskip-\parskip}{\nobreak\vskip-\parskip}{}%
+  {\PackageError{coursebook}{Sphinx's title row changed: cannot keep a box title with its body}{}}
+\makeatother
 """
 PRINTED = Path(__file__).resolve().parents[2] / "printed.yml"
 
