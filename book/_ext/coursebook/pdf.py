@@ -14,7 +14,7 @@
   to a "Quick-check answers" section at the chapter's end, before the solutions: on paper there is no
   fold to keep an answer out of sight.
 * Headings kept with their bodies: a theorem's, a proof's or a solution's title bar never ends a page
-  with its text on the next (``\needspace`` before every such box, a heading's lines ahead).
+  with its text on the next (needspace.sty before every such box: nine lines or a new page).
 * Proof index: the numbered blocks ("Theorem 5.1 Novikoff's mistake bound") with their pages, by
   chapter in the book's order, instead of sphinx-proof's list of internal labels.
 * Paper: US Letter, or A4 with ``PAPER=a4`` (``make pdf PAPER=a4``).
@@ -51,16 +51,11 @@ _NAME = re.compile(r'aria-label="([^"]*)"')
 PAPERS = {"letter": "letterpaper", "a4": "a4paper"}
 QUICK_CHECKS = "Quick checks"
 QUICK_CHECK_ANSWERS = "Quick-check answers"
-# Every admonition box (a theorem, a proof, an exercise, a solution) is typeset by Sphinx as a title row
-# followed by glue, where TeX may break the page: no break there (the title row stays with the first line
-# of the body), and a box that would start with fewer than five lines left on the page starts on the next.
-KEEP_WITH_BODY = r"""\usepackage{etoolbox}
-\usepackage{needspace}
-\AddToHook{env/sphinxadmonition/before}{\Needspace*{5\baselineskip}}
-\makeatletter
-\patchcmd{\sphinxdotitlerowwithicon}{\vskip-\parskip}{\nobreak\vskip-\parskip}{}%
-  {\PackageError{coursebook}{Sphinx's title row changed: cannot keep a box title with its body}{}}
-\makeatother
+# Before every admonition box (a theorem, a proof, an exercise, a solution): a box that would start with
+# fewer than nine lines left on the page starts on the next one. framed.sty splits a box where it must,
+# and with less room than a title row, a line and a displayed formula it split right after the title.
+KEEP_WITH_BODY = r"""\usepackage{needspace}
+\AddToHook{env/sphinxadmonition/before}{\Needspace*{9\baselineskip}}
 """
 PRINTED = Path(__file__).resolve().parents[2] / "printed.yml"
 
