@@ -414,9 +414,14 @@ def paper(app: Sphinx, config) -> None:
     name = os.environ.get("PAPER", "letter").strip().lower() or "letter"
     if name not in PAPERS:
         raise ValueError(f"PAPER={name!r}: the PDF is typeset on {' or '.join(PAPERS)} paper")
+    config.latex_elements = {**(config.latex_elements or {}), "papersize": PAPERS[name]}
+
+
+def keep_titles_with_bodies(app: Sphinx, config) -> None:
+    """The LaTeX preamble's part that keeps a box's title with its body (``KEEP_WITH_BODY``)."""
     elements = dict(config.latex_elements or {})
-    elements["papersize"] = PAPERS[name]
-    elements["preamble"] = elements.get("preamble", "") + KEEP_WITH_BODY
+    if KEEP_WITH_BODY not in elements.get("preamble", ""):
+        elements["preamble"] = elements.get("preamble", "") + KEEP_WITH_BODY
     config.latex_elements = elements
 
 
@@ -485,6 +490,7 @@ def _block_titles(doctree: nodes.document) -> dict[str, str]:
 def register(app: Sphinx) -> None:
     app.connect("config-inited", no_xindy, priority=900)
     app.connect("config-inited", paper, priority=900)
+    app.connect("config-inited", keep_titles_with_bodies, priority=900)
     app.connect("builder-inited", prepare_latex, priority=900)
     app.connect("html-page-context", add_pdf_download, priority=600)
     from sphinx_exercise.nodes import depart_exercise_enumerable_node, exercise_enumerable_node
