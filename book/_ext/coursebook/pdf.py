@@ -54,12 +54,15 @@ QUICK_CHECK_ANSWERS = "Quick-check answers"
 # Before every admonition box (a theorem, a proof, an exercise, a solution): a box that would start with
 # fewer than nine lines left on the page starts on the next one. framed.sty splits a box where it must,
 # and with less room than a title row, a line and a displayed formula it split right after the title.
-# Not directly under a heading (\if@nobreak): there the break would leave the heading behind.
+# A heading asks for more room than a box does, so that the box under it never needs a new page of its own
+# (which would leave the heading behind at the foot of the page).
 KEEP_WITH_BODY = r"""\usepackage{needspace}
-\makeatletter
-\AddToHook{env/sphinxadmonition/before}{\if@nobreak\else\Needspace*{9\baselineskip}\fi}
-\makeatother
+\AddToHook{env/sphinxadmonition/before}{\Needspace*{9\baselineskip}}
+\AddToHook{cmd/section/before}{\Needspace*{16\baselineskip}}
+\AddToHook{cmd/subsection/before}{\Needspace*{16\baselineskip}}
+\AddToHook{cmd/subsubsection/before}{\Needspace*{16\baselineskip}}
 """
+
 PRINTED = Path(__file__).resolve().parents[2] / "printed.yml"
 
 
