@@ -40,7 +40,7 @@ from ._core import count_errors, diverged, overflow_raises, prepare_run, sequent
 from ._validation import check_X
 from .results import TrainResult
 
-# One weight vector the perceptron held: (w_k, b_k, c_k).
+# One weight vector the perceptron held: (w_k, b_k, nu_k).
 Survivor = tuple[NDArray[np.float64], float, int]
 
 
@@ -51,7 +51,7 @@ class VotedPerceptron:
     Attributes
     ----------
     vectors : tuple of (ndarray of shape (n_features,), float, int)
-        Every weight vector ``(w_k, b_k, c_k)`` the perceptron held, in order, with ``c_k >= 1``
+        Every weight vector ``(w_k, b_k, nu_k)`` the perceptron held, in order, with ``nu_k >= 1``
         the number of sample visits it survived (the zero start, which never survives a visit,
         is left out).
     """
@@ -59,7 +59,7 @@ class VotedPerceptron:
     vectors: tuple[Survivor, ...]
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
-        """Classify ``X`` by the count-weighted vote ``sgn(sum_k c_k sgn(w_k.x + b_k))``.
+        """Classify ``X`` by the count-weighted vote ``sgn(sum_k nu_k sgn(w_k.x + b_k))``.
 
         Both signs follow the book's convention sgn(0) = +1: a vector whose score is exactly 0
         votes +1, and a tied vote predicts +1.
@@ -242,8 +242,8 @@ def voted(
     """Train Freund and Schapire's voted perceptron.
 
     Runs the same perceptron as :func:`averaged` for exactly ``max_epochs`` passes and keeps
-    every weight vector it held with its survival count ``c_k`` (the number of sample visits
-    after which it was the current vector). The model predicts ``sgn(sum_k c_k sgn(w_k.x + b_k))``.
+    every weight vector it held with its survival count ``nu_k`` (the number of sample visits
+    after which it was the current vector). The model predicts ``sgn(sum_k nu_k sgn(w_k.x + b_k))``.
 
     Parameters
     ----------
@@ -265,7 +265,7 @@ def voted(
     Returns
     -------
     VotedPerceptron
-        The vectors ``(w_k, b_k, c_k)`` and a ``predict`` method.
+        The vectors ``(w_k, b_k, nu_k)`` and a ``predict`` method.
 
     Raises
     ------

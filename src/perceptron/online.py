@@ -199,9 +199,9 @@ def adversary_sequence(learner: Learner, rounds: int, *, radius: float = 1.0, di
 
     Round ``t`` shows the learner ``x_t = radius * e_t`` (the ``t``-th standard basis vector of
     ``R^dim``) and the examples of the rounds before; whatever it predicts, the label is the
-    opposite. The sequence is separated by ``u = sum_t y_t e_t / sqrt(k)`` with margin
-    ``radius / sqrt(k)``: with ``k = floor((R / gamma)**2)`` no learner's mistake bound for data of
-    radius ``R`` and margin ``gamma`` can be below ``k``.
+    opposite. The sequence is separated by ``u = sum_t y_t e_t / sqrt(N)`` with margin
+    ``radius / sqrt(N)``: with ``N = floor((R / gamma)**2)`` no learner's mistake bound for data of
+    radius ``R`` and margin ``gamma`` in dimension ``N`` or more can be below ``N``.
 
     Parameters
     ----------
@@ -209,7 +209,7 @@ def adversary_sequence(learner: Learner, rounds: int, *, radius: float = 1.0, di
         Given the examples so far (arrays of shapes ``(t, dim)`` and ``(t,)``) and the new point,
         returns a prediction in {-1, +1}, e.g. :func:`perceptron_learner`.
     rounds : int
-        Number of rounds ``k``, >= 1.
+        Number of rounds ``N``, >= 1.
     radius : float, default 1.0
         The norm of every point, > 0.
     dim : int, optional
@@ -223,7 +223,7 @@ def adversary_sequence(learner: Learner, rounds: int, *, radius: float = 1.0, di
     ------
     ValueError
         If ``learner`` is not callable or predicts anything but -1 or +1, ``rounds < 1``,
-        ``radius <= 0`` or ``dim < k``.
+        ``radius <= 0`` or ``dim < N``.
 
     References
     ----------

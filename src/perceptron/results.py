@@ -439,18 +439,18 @@ class AdversaryRun:
 
     Attributes
     ----------
-    X : ndarray of shape (k, dim)
-        The points, ``radius`` times the first ``k`` standard basis vectors.
-    y : ndarray of shape (k,)
+    X : ndarray of shape (N, dim)
+        The points, ``radius`` times the first ``N`` standard basis vectors.
+    y : ndarray of shape (N,)
         The labels, each the opposite of the learner's prediction.
-    predictions : ndarray of shape (k,)
+    predictions : ndarray of shape (N,)
         What the learner predicted for each point before seeing its label.
     mistakes : int
-        Number of wrong predictions (``k``, by construction).
+        Number of wrong predictions (``N``, by construction).
     u : ndarray of shape (dim,)
-        A unit vector that separates the sequence, ``sum_t y_t e_t / sqrt(k)``.
+        A unit vector that separates the sequence, ``sum_t y_t e_t / sqrt(N)``.
     margin : float
-        ``min_t y_t u.x_t = radius / sqrt(k)``.
+        ``min_t y_t u.x_t = radius / sqrt(N)``.
     """
 
     X: NDArray[np.float64]

@@ -89,3 +89,14 @@ def test_paper_is_letter_or_a4(monkeypatch):
     monkeypatch.setenv("PAPER", "b5")
     with pytest.raises(ValueError, match="letter or a4"):
         pdf.paper(None, Config())
+
+
+def test_every_box_of_the_pdf_asks_for_room_before_it_starts():
+    """A theorem's, proof's or solution's title bar never ends a page (tests/pdf checks the PDF itself)."""
+    class Config:
+        latex_elements = {"preamble": "x"}
+
+    config = Config()
+    pdf.keep_titles_with_bodies(None, config)
+    pdf.keep_titles_with_bodies(None, config)  # connected once per build, but idempotent
+    assert config.latex_elements["preamble"] == "x" + pdf.KEEP_WITH_BODY

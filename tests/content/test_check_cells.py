@@ -52,6 +52,8 @@ def test_check_cells_hold_only_assertions_and_are_folded(chapter):
         assert "hide-input" in cell["metadata"]["tags"]
         assert cell["outputs"] == [], f"{cell['id']}: a check prints nothing"
         assert cell["metadata"]["mystnb"]["code_prompt_show"] == "Show the check"
+        assert cell["metadata"]["mystnb"].get("code_prompt_hide") == "Hide the check", (
+            f"{cell['id']}: an open fold would say \"Hide code cell source\"")
 
 
 # A chapter whose teaching cells still assert, marked as a strict expected failure until it is clean.

@@ -112,9 +112,11 @@ def test_the_augmented_margin_is_always_starred():
 
 
 def test_the_periodicity_statement_does_not_reuse_the_name_of_the_states():
-    """ch 6: the proof calls the states s_e, so the transient is e_0, not s."""
+    """ch 6: the states are S_T (after T passes), the transient T_0 and the period Q; neither s nor p
+    (a dimension) nor e (e_t is a basis vector) names anything else in the statement."""
     text = next(t for t in cells(notebook("06_nonseparable"), "markdown") if ":label: prop-ch6-periodic" in t)
-    assert "$s \\ge 0$" not in text and "$e_0 \\ge 0$" in text and "s_e = s_{e+p}" in text
+    assert "$s \\ge 0$" not in text and "$T_0 \\ge 0$" in text and "S_{T_0} = S_{T_0 + Q}" in text
+    assert "e_0" not in text and "p \\ge 1" not in text
 
 
 def test_homework_3_uses_the_books_notation():

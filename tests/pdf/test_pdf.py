@@ -196,3 +196,61 @@ def test_pages_are_of_the_paper_asked_for():
     width, height = map(float, re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.MULTILINE).groups())
     expected = PAGE_SIZES[paper]
     assert abs(width - expected[0]) < 1 and abs(height - expected[1]) < 1, f"PAPER={paper}: pages {width} x {height}"
+
+
+# A block's title line: "Theorem 6.4 (A lower bound ...)", "Proof", "Solution to Exercise 5.3 (★★★)".
+BLOCK_TITLE = re.compile(r"^(?:(?:Theorem|Lemma|Corollary|Proposition|Definition|Algorithm|Remark|Example|Exercise) "
+                         r"\d+\.\d+(?: \(.*\))?|Proof|Solution to Exercise \d+\.\d+(?: \(★+\))?)$")
+# What pdftotext prints after a page's text: its number and its running head.
+RUNNING_HEAD = re.compile(r"^(?:\d+|[ivxlc]+|Chapter \d+\. .*|\d+\.\d+\. .*|.*, Release \d.*)$")
+
+
+def pdf_pages() -> list[str]:
+    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(PDF), "-"], capture_output=True, text=True, check=True)
+    return out.stdout.split("\f")
+
+
+def test_no_title_of_a_theorem_proof_or_solution_is_left_at_the_foot_of_a_page():
+    """A block's title bar as a page's last line, its statement on the next page, is a broken page."""
+    stranded = []
+    for number, page in enumerate(pdf_pages(), start=1):
+        lines = [line.strip() for line in page.splitlines() if line.strip()]
+        while lines and RUNNING_HEAD.match(lines[-1]):
+            lines.pop()
+        if lines and BLOCK_TITLE.match(lines[-1]):
+            stranded.append((number, lines[-1]))
+    assert not stranded, f"titles at the foot of a page (PDF page, title): {stranded}"
+
+
+def test_the_proof_index_names_each_block_by_its_number_with_its_page(pdf_text):
+    """Not sphinx-proof's internal labels ("ch5-thm-novikoff (notebooks/05_convergence), 92")."""
+    text = normalise(pdf_text)
+    labels = re.findall(r"\b[a-z0-9]+(?:-[a-z0-9]+)+ \((?:notebooks|book)/[\w/]+\)", text)
+    assert not labels, f"the proof index lists internal labels: {labels[:3]}"
+    entry = re.search(r"Theorem 5\.1 \(Novikoff’s mistake bound\),? (\d+)", text)
+    assert entry, "the proof index has no entry 'Theorem 5.1 (Novikoff’s mistake bound), <page>'"
+    pages = pdf_pages()
+    where = [page for page in pages if "Theorem 5.1 (Novikoff’s mistake bound)" in page and "Proof Index" not in page]
+    printed = [line.strip() for line in where[0].splitlines() if re.fullmatch(r"\d+", line.strip())]
+    assert entry.group(1) in printed, f"the index says page {entry.group(1)}, the theorem is on page {printed}"
+
+
+def test_quick_check_answers_wait_at_the_end_of_their_chapter(pdf_text, html_pages):
+    """On paper nothing folds an answer away: each chapter's quick checks are asked in place and
+    answered in a "Quick-check answers" section after its exercises."""
+    text = normalise(pdf_text)
+    checked = 0
+    for doc, soup in html_pages.items():
+        exercises = [n for n in html_numbers(soup) if n.startswith("Exercise")]
+        heading = soup.find(lambda tag: tag.name in ("h2", "h3") and tag.get_text(" ", strip=True).rstrip("#").strip()
+                            .endswith("Quick checks"))
+        if not exercises or heading is None:
+            continue
+        chapter = exercises[0].split()[1].split(".")[0]
+        asked = [m.start() for m in re.finditer(rf"Quick check {chapter}\.1\. ", text)]
+        assert len(asked) == 2, f"{doc}: 'Quick check {chapter}.1.' printed {len(asked)} times, not asked and answered"
+        answers = [m.start() for m in re.finditer(r"Quick-check answers", text) if asked[0] < m.start() < asked[1]]
+        first_exercise = text.find(exercises[0], asked[0])
+        assert answers and asked[0] < first_exercise < answers[-1], f"{doc}: an answer is printed before the exercises"
+        checked += 1
+    assert checked >= 9, f"only {checked} chapters with quick checks found"

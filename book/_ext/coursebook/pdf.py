@@ -10,6 +10,13 @@
   who drags the slider, with what the PDF prints instead ("The strip below turns ...").
 * Proofs: sphinx-proof writes a ``{prf:proof}`` as an admonition without a title, which LaTeX
   prints as an empty coloured title bar above "Proof."; here the bar says "Proof".
+* Quick checks: each question stays where it is, numbered ("Quick check 6.2"), and its answer moves
+  to a "Quick-check answers" section at the chapter's end, before the solutions: on paper there is no
+  fold to keep an answer out of sight.
+* Headings kept with their bodies: a theorem's, a proof's or a solution's title bar never ends a page
+  with its text on the next (needspace.sty before every such box: nine lines or a new page).
+* Proof index: the numbered blocks ("Theorem 5.1 Novikoff's mistake bound") with their pages, by
+  chapter in the book's order, instead of sphinx-proof's list of internal labels.
 * Paper: US Letter, or A4 with ``PAPER=a4`` (``make pdf PAPER=a4``).
 * Solutions: collected under a "Solutions" section at the end of each chapter instead of
   interleaved with the exercises (each still titled "Solution to Exercise N.k").
@@ -42,6 +49,20 @@ _NAME = re.compile(r'aria-label="([^"]*)"')
 
 
 PAPERS = {"letter": "letterpaper", "a4": "a4paper"}
+QUICK_CHECKS = "Quick checks"
+QUICK_CHECK_ANSWERS = "Quick-check answers"
+# Before every admonition box (a theorem, a proof, an exercise, a solution): a box that would start with
+# fewer than nine lines left on the page starts on the next one. framed.sty splits a box where it must,
+# and with less room than a title row, a line and a displayed formula it split right after the title.
+# A heading asks for more room than a box does, so that the box under it never needs a new page of its own
+# (which would leave the heading behind at the foot of the page).
+KEEP_WITH_BODY = r"""\usepackage{needspace}
+\AddToHook{env/sphinxadmonition/before}{\Needspace*{9\baselineskip}}
+\AddToHook{cmd/section/before}{\Needspace*{16\baselineskip}}
+\AddToHook{cmd/subsection/before}{\Needspace*{16\baselineskip}}
+\AddToHook{cmd/subsubsection/before}{\Needspace*{16\baselineskip}}
+"""
+
 PRINTED = Path(__file__).resolve().parents[2] / "printed.yml"
 
 
@@ -211,6 +232,42 @@ class ProofTitles(SphinxPostTransform):
                 box.insert(0, nodes.title("", "Proof"))
 
 
+class QuickCheckAnswersAtChapterEnd(SphinxPostTransform):
+    """The answers of a chapter's quick checks (the dropdown admonitions of its "Quick checks" section)
+    moved to a "Quick-check answers" section at the chapter's end; each question stays in place,
+    numbered "Quick check N.k", its answer under the same number at the end."""
+
+    default_priority = 4  # before SolutionsAtChapterEnd: the answers come before the solutions
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        for chapter_file in list(self.document.findall(addnodes.start_of_file)):
+            number = self.env.toc_secnumbers.get(chapter_file["docname"], {}).get("")
+            chapter = next((c for c in chapter_file.children if isinstance(c, nodes.section)), None)
+            if not number or chapter is None:
+                continue
+            checks = [s for s in chapter.findall(nodes.section)
+                      if s.children and isinstance(s[0], nodes.title) and s[0].astext() == QUICK_CHECKS]
+            boxes = [(section, box) for section in checks for box in list(section.children)
+                     if isinstance(box, nodes.admonition) and "dropdown" in box.get("classes", [])
+                     and isinstance(box.children[0], nodes.title)]
+            if not boxes:
+                continue
+            answers = nodes.section(ids=[f"quick-check-answers-{chapter_file['docname'].replace('/', '-')}"])
+            answers += nodes.title("", QUICK_CHECK_ANSWERS)
+            for k, (section, box) in enumerate(boxes, start=1):
+                name = f"Quick check {number[0]}.{k}"
+                question = box.children[0]
+                asked = nodes.paragraph("", "", nodes.strong("", f"{name}. "), *question.children,
+                                        nodes.emphasis("", f" (Answer at the end of the chapter.)"))
+                section.replace(box, asked)
+                answer = nodes.container("", nodes.paragraph("", "", nodes.strong("", f"{name}. "),
+                                                             *[c.deepcopy() for c in question.children]))
+                answer.extend(box.children[1:])
+                answers += answer
+            chapter += answers
+
+
 class SolutionsAtChapterEnd(SphinxPostTransform):
     """Move every solution of a chapter into a "Solutions" section at the chapter's end."""
 
@@ -366,12 +423,22 @@ def paper(app: Sphinx, config) -> None:
     config.latex_elements = {**(config.latex_elements or {}), "papersize": PAPERS[name]}
 
 
+def keep_titles_with_bodies(app: Sphinx, config) -> None:
+    """The LaTeX preamble's part that keeps a box's title with its body (``KEEP_WITH_BODY``)."""
+    elements = dict(config.latex_elements or {})
+    if KEEP_WITH_BODY not in elements.get("preamble", ""):
+        elements["preamble"] = elements.get("preamble", "") + KEEP_WITH_BODY
+    config.latex_elements = elements
+
+
 def prepare_latex(app: Sphinx) -> None:
     if app.builder.format != "latex":
         return
     app.config.numfig_secnum_depth = 1
     Path(app.builder.outdir).mkdir(parents=True, exist_ok=True)
     (Path(app.builder.outdir) / "bbm.sty").write_text(BBM_STANDIN)
+    if "prf" in app.env.domains:  # the PDF's proof index: numbered blocks and pages (numbered_proof_index)
+        app.env.domains["prf"].indices = [numbered_proof_index()]
 
 
 def add_pdf_download(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
@@ -384,9 +451,52 @@ def add_pdf_download(app: Sphinx, pagename: str, templatename: str, context: dic
             })
 
 
+def numbered_proof_index():
+    """sphinx-proof's index, for LaTeX: "Theorem 5.1 Novikoff's mistake bound" and its page, grouped by
+    chapter in the book's order, where sphinx-proof lists internal labels in alphabetical order."""
+    from sphinx_proof.domain import ProofIndex
+
+    class NumberedProofIndex(ProofIndex):
+        def generate(self, docnames=None):
+            env = self.domain.env
+            groups: dict[tuple, list] = {}
+            titles: dict[str, dict[str, str]] = {}
+            for label, values in getattr(env, "proof_list", {}).items():
+                docname, kind = values["docname"], values.get("countertype") or values["realtype"]
+                chapter = env.toc_secnumbers.get(docname, {}).get("")
+                number = env.toc_fignumbers.get(docname, {}).get(kind, {}).get(values["ids"][0])
+                if not chapter or not number or values.get("nonumber"):
+                    continue
+                if docname not in titles:
+                    titles[docname] = _block_titles(env.get_doctree(docname))
+                name = f"{values['realtype'].title()} {'.'.join(map(str, number))}"
+                title = titles[docname].get(values["ids"][0], "")
+                entry = (f"{name} {title}".strip(), 0, docname, label, "", "", "")
+                groups.setdefault(tuple(chapter), []).append((tuple(number), entry))
+            content = [(f"Chapter {'.'.join(map(str, chapter))}", [e for _, e in sorted(entries)])
+                       for chapter, entries in sorted(groups.items())]
+            return content, False
+
+    return NumberedProofIndex
+
+
+def _block_titles(doctree: nodes.document) -> dict[str, str]:
+    """The title a numbered block was given in its source ("(Novikoff's mistake bound)"), by node id."""
+    from sphinx_proof.nodes import NODE_TYPES
+
+    found = {}
+    for node in doctree.findall(lambda n: isinstance(n, tuple(NODE_TYPES.values()))):
+        first = node.children[0] if node.children else None
+        title = first.astext() if isinstance(first, nodes.title) else node.get("title", "")
+        for i in node.get("ids", []):
+            found[i] = title.strip()
+    return found
+
+
 def register(app: Sphinx) -> None:
     app.connect("config-inited", no_xindy, priority=900)
     app.connect("config-inited", paper, priority=900)
+    app.connect("config-inited", keep_titles_with_bodies, priority=900)
     app.connect("builder-inited", prepare_latex, priority=900)
     app.connect("html-page-context", add_pdf_download, priority=600)
     from sphinx_exercise.nodes import depart_exercise_enumerable_node, exercise_enumerable_node
@@ -395,6 +505,7 @@ def register(app: Sphinx) -> None:
     app.add_post_transform(SliderStrips)
     app.add_post_transform(PrintedProse)
     app.add_post_transform(ProofTitles)
+    app.add_post_transform(QuickCheckAnswersAtChapterEnd)
     app.add_post_transform(SolutionsAtChapterEnd)
     app.add_post_transform(TaggedMathForLatex)
     app.add_post_transform(ChapterNumbersLikeHtml)
