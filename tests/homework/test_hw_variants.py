@@ -1,0 +1,137 @@
+"""Every variant agrees with itself: a student who codes each stub from its docstring gets full marks.
+
+Issue 31: under a private secret, homework 1's conventions said the bias is not learned while the
+stubs kept the public docstrings ("Return (w + eta y x, b + eta y)."), and a student who followed
+them scored 6/15. Here, for several secrets of every homework, the master is rendered as the build
+renders it (no ``otter assign``: the text is what the student notebook shows), and a *literal
+student* writes every stub whose answer depends on the variant from the rule its docstring states
+(:data:`STUDENT`: each rule a docstring may state, and the code it asks for). The rendered
+notebook's cells then run with those answers, and every public test (the notebook's and its twin in
+``perceptron_homework.checks``) and every hidden test must pass. A stub whose answer changes with
+the variant but whose docstring states no rule of :data:`STUDENT` fails the test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from perceptron_homework import checks
+from perceptron_homework.build import render_master
+from tests.support.homework_cells import twin_test
+
+ROOT = Path(__file__).resolve().parents[2]
+MASTERS = ROOT / "notebooks" / "homework"
+# Secrets that between them pick every rule of every homework (checked below).
+SECRETS = (checks.PUBLIC_SECRET, "a private secret", "s1", "s2", "s7", "course 2027")
+
+pytestmark = pytest.mark.filterwarnings("ignore:Traits should be given as instances:DeprecationWarning")
+
+# function -> {what its docstring may say: the body a student writes from it}
+STUDENT = {
+    "hw1_perceptron": {
+        "is_mistake": {
+            "y (w . x + b) <= 0": "return bool(y * (np.dot(w, x) + b) <= 0)",
+            "y != sgn(w . x + b), with sgn(0) = +1": "return bool(y != (1 if np.dot(w, x) + b >= 0 else -1))",
+        },
+        "update": {
+            "(w + eta y x, b + eta y)": "return w + eta * y * np.asarray(x, dtype=float), b + eta * y",
+            "(w + eta y x, b)": "return w + eta * y * np.asarray(x, dtype=float), b",
+        },
+    },
+}
+
+
+def rendered(assignment: str, secret: str) -> dict:
+    return json.loads(render_master(MASTERS / f"{assignment}.ipynb", checks.variant(assignment, secret)))
+
+
+def source(cell: dict) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+STUB = re.compile(r'^def (\w+)\(.*?\):\n    """(.*?)"""\n    # BEGIN SOLUTION\n(.*?)    # END SOLUTION',
+                  re.S | re.M)
+
+
+def stubs(nb: dict) -> dict[str, tuple[str, str]]:
+    """Every function a student writes: name -> (docstring, the answer key's body)."""
+    return {m[1]: (" ".join(m[2].split()), m[3]) for c in nb["cells"] if c["cell_type"] == "code"
+            for m in STUB.finditer(source(c))}
+
+
+def literal_answer(assignment: str, name: str, docstring: str) -> str | None:
+    """What the literal student writes for ``name`` from its docstring (None: the key's body)."""
+    rules = STUDENT.get(assignment, {}).get(name)
+    if rules is None:
+        return None
+    said = [rule for rule in rules if rule in docstring]
+    assert len(said) == 1, f"{assignment}, {name}: the docstring {docstring!r} states {len(said)} known rules"
+    return "    " + rules[said[0]].replace("\n", "\n    ") + "\n"
+
+
+@pytest.mark.parametrize("assignment", checks.ASSIGNMENTS)
+def test_the_secrets_pick_every_rule_and_every_variant_dependent_stub_has_a_stated_rule(assignment):
+    keys = {secret: stubs(rendered(assignment, secret)) for secret in SECRETS}
+    varying = {name for name in keys[checks.PUBLIC_SECRET]
+               if len({body for key in keys.values() for body in [key[name][1]]}) > 1}
+    assert varying <= set(STUDENT.get(assignment, {})), (
+        f"{assignment}: the answers of {sorted(varying - set(STUDENT.get(assignment, {})))} change with the "
+        "variant, and the literal student has no rule for them")
+    for name, rules in STUDENT.get(assignment, {}).items():
+        stated = {rule for key in keys.values() for rule in rules if rule in key[name][0]}
+        assert stated == set(rules), f"{assignment}, {name}: the secrets never pick {set(rules) - stated}"
+
+
+def answer_cells(assignment: str, secret: str) -> list[str]:
+    """The rendered notebook's code cells, with each variant-dependent stub written from its docstring."""
+    cells = []
+    for cell in rendered(assignment, secret)["cells"]:
+        text = source(cell)
+        if cell["cell_type"] != "code" or text.startswith("# Setup:") or "BEGIN TEST CONFIG" in text:
+            continue
+
+        def write(m: re.Match) -> str:
+            body = literal_answer(assignment, m[1], " ".join(m[2].split()))
+            return m[0] if body is None else m[0].replace(m[3], body)
+
+        cells.append(STUB.sub(write, text))
+    return cells
+
+
+def run_cells(cells: list[str]) -> tuple[dict, list[str]]:
+    """Run the cells in one namespace; the public test cells' failures are collected, not raised."""
+    env: dict = {"__name__": "__main__"}
+    failed = []
+    for text in cells:
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(text, "<cell>", "exec"), env)  # noqa: S102 - a notebook cell
+        except AssertionError as exc:
+            if not text.startswith("def test_"):
+                raise
+            failed.append(f"{text.split('(', 1)[0][4:]}: {exc}")
+    return env, failed
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+@pytest.mark.parametrize("assignment", checks.ASSIGNMENTS)
+def test_a_student_who_follows_the_docstrings_gets_full_marks(assignment, secret):
+    env, failed = run_cells(answer_cells(assignment, secret))
+    assert failed == [], f"{assignment} under {secret!r}: the notebook's public tests fail: {failed}"
+    tests = checks.checks(assignment)
+    for question in sorted({c.question for c in tests.values() if not c.hidden}):
+        assert twin_test(assignment, question, env, secret) == (True, ""), (assignment, secret, question)
+    failed = []
+    for name, check in tests.items():
+        if check.hidden:
+            try:  # in the notebook's own namespace, where the grader's patches reach the student's functions
+                checks.run_here(assignment, name, env, secret=secret)
+            except AssertionError as exc:
+                failed.append(f"{name}: {exc}")
+    assert failed == [], f"{assignment} under {secret!r}: hidden tests fail: {failed}"
