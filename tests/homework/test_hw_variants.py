@@ -135,3 +135,34 @@ def test_a_student_who_follows_the_docstrings_gets_full_marks(assignment, secret
             except AssertionError as exc:
                 failed.append(f"{name}: {exc}")
     assert failed == [], f"{assignment} under {secret!r}: hidden tests fail: {failed}"
+
+
+@pytest.mark.parametrize("assignment", checks.ASSIGNMENTS)
+def test_no_variant_credits_the_cmu_notes_with_a_proof_they_do_not_give(assignment):
+    """Issue 34: homework 3's private variants said "the CMU notes prove (2R/gamma*)^2"; the notes
+    (CMU 36-350, 2009) state that theorem without its proof."""
+    for secret in SECRETS:
+        text = json.dumps(rendered(assignment, secret))
+        assert not re.search(r"CMU notes (prove|show|derive)", text), (assignment, secret)
+
+
+def test_every_student_notebook_carries_the_cc_by_notice_of_the_citation_file(tmp_path_factory):
+    """Issue 31: the homework notebooks carried no licence notice. The notice names the title and the
+    holder that CITATION.cff and LICENSE-TEXT name, and the licence CC BY 4.0 with its link."""
+    import yaml
+
+    from perceptron_homework.build import HOLDER, TITLE
+    from tests.support.homework_builds import homework_build
+
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert TITLE == citation["title"] and [HOLDER] == [a["name"] for a in citation["authors"]]
+    assert "CC-BY-4.0" in citation["license"]
+    assert f"Copyright (c) 2026 {HOLDER}." in (ROOT / "LICENSE-TEXT").read_text(encoding="utf-8")
+    for assignment in checks.ASSIGNMENTS:
+        nb = json.loads((homework_build(tmp_path_factory, assignment) / "student" / f"{assignment}.ipynb").read_text())
+        notices = [source(c) for c in nb["cells"] if c["cell_type"] == "markdown" and "CC BY 4.0" in source(c)]
+        assert len(notices) == 1, assignment
+        assert TITLE in notices[0] and HOLDER in notices[0], notices[0]
+        assert "https://creativecommons.org/licenses/by/4.0/" in notices[0] and "MIT" in notices[0]
+        first = next(i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "markdown")
+        assert "CC BY 4.0" in source(nb["cells"][first + 1]), f"{assignment}: the notice is not under the title"

@@ -41,7 +41,7 @@ NAIVE_BOUND_TEXT = {
     "one": r"and for it $(R/\gamma^\star)^2$ with the best margin $\gamma^\star$ of any hyperplane is *false* (on the "
            "irises of chapter 8 measured in millimetres it is about 4004, and the perceptron makes 124963 mistakes)",
     "radius": r"and the theorem does not give it $(R/\gamma^\star)^2$ with the best margin $\gamma^\star$ of any "
-              r"hyperplane either (the CMU notes prove $(2R/\gamma^\star)^2$)",
+              r"hyperplane either (the CMU notes state $(2R/\gamma^\star)^2$ for it)",
 }
 TIE_TEXT = {
     "strict": "if that is *strictly* fewer than the pocket's count, put the new weights in the pocket (a copy!)",
