@@ -32,7 +32,43 @@ SECRETS = (checks.PUBLIC_SECRET, "a private secret", "s1", "s2", "s7", "course 2
 
 pytestmark = pytest.mark.filterwarnings("ignore:Traits should be given as instances:DeprecationWarning")
 
-# function -> {what its docstring may say: the body a student writes from it}
+PROTOTYPE = """X, y = np.asarray(X, dtype=float), np.asarray(y)
+c_plus, c_minus = {center}(X[y == 1], axis=0), {center}(X[y == -1], axis=0)
+return c_plus - c_minus, float(c_minus @ c_minus - c_plus @ c_plus) / 2"""
+POCKET = """X, y = np.asarray(X, dtype=float), np.asarray(y)
+w, b, c2 = np.zeros(X.shape[1]), 0.0, {c2}
+best_w, best_b, best_errors = w.copy(), b, len(y)
+for _ in range(max_epochs):
+    clean = True
+    for x_i, y_i in zip(X, y):
+        if y_i * (x_i @ w + b) <= 0:
+            w, b, clean = w + y_i * x_i, b + y_i * c2, False
+            errors = int(np.count_nonzero(y * (X @ w + b) <= 0))
+            if {takes}:
+                best_w, best_b, best_errors = w.copy(), float(b), errors
+    if clean:
+        break
+return best_w, best_b, best_errors"""
+MULTICLASS = """W, x = np.array(W, dtype=float), np.asarray(x, dtype=float)
+scores = W @ x
+others = [r for r in range(len(scores)) if r != y]
+top = max(scores[r] for r in others)
+if not ({mistake}):
+    return W, False
+rival = [r for r in others if scores[r] == top][{index}]
+W[y] += x
+W[rival] -= x
+return W, True"""
+CONFUSION = """C = np.zeros((n_classes, n_classes), dtype=int)
+for t, p in zip(y_true, y_pred):
+    C[{index}] += 1
+return C"""
+BACKPROP = """h, f = forward(params, x)
+s = -y / (1.0 + np.exp(y * f))
+g = s * np.asarray(params["w"]) * ({derivative})
+return {{"V": np.outer(g, x), "beta": g, "w": s * h, "b": float(s)}}"""
+
+# function -> {what its docstring may say (a phrase, or phrases all said): the body a student writes from it}
 STUDENT = {
     "hw1_perceptron": {
         "is_mistake": {
@@ -44,7 +80,63 @@ STUDENT = {
             "(w + eta y x, b)": "return w + eta * y * np.asarray(x, dtype=float), b",
         },
     },
+    "hw2_linear_classifiers": {
+        "predict": {
+            "sgn(0) = +1": "scores = np.asarray(X, dtype=float) @ np.asarray(w, dtype=float) + b\n"
+                           "return np.where(scores >= 0, 1, -1)",
+            "sgn(0) = -1": "scores = np.asarray(X, dtype=float) @ np.asarray(w, dtype=float) + b\n"
+                           "return np.where(scores > 0, 1, -1)",
+        },
+        "geometric_margin": {
+            "/ ||w||": "return float(np.min(functional_margins(X, y, w, b)) / np.linalg.norm(w))",
+            "/ ||(w, b)||": "return float(np.min(functional_margins(X, y, w, b)) / np.linalg.norm(np.append(w, b)))",
+        },
+        "prototype_classifier": {
+            "the class means": PROTOTYPE.format(center="np.mean"),
+            "the class coordinate-wise medians": PROTOTYPE.format(center="np.median"),
+        },
+    },
+    "hw3_convergence": {
+        "augment": {
+            "a column of ones": "X = np.asarray(X, dtype=float)\nreturn np.column_stack([X, np.ones(len(X))])",
+            "a column equal to radius(X)": "X = np.asarray(X, dtype=float)\n"
+                                           "return np.column_stack([X, np.full(len(X), radius(X))])",
+        },
+        "pocket": {
+            (bias, ties): POCKET.format(c2=c2, takes=takes)
+            for bias, c2 in (("b <- b + y;", "1.0"), ("b <- b + y R**2, with R = radius(X);", "radius(X) ** 2"))
+            for ties, takes in (("only when they make strictly fewer errors", "errors < best_errors"),
+                                ("when they make fewer errors or as many", "errors <= best_errors"))
+        },
+    },
+    "hw4_multiclass_networks": {
+        "multiclass_update": {
+            (rule, tie): MULTICLASS.format(mistake=mistake, index=index)
+            for rule, mistake in (("scores[y] <= the best score of another class", "scores[y] <= top"),
+                                  ("argmax(scores) != y", "int(np.argmax(scores)) != y"))
+            for tie, index in (("the earlier one on a tie", 0), ("the later one on a tie", -1))
+        },
+        "confusion": {
+            "of true class i predicted j": CONFUSION.format(index="t, p"),
+            "predicted i whose true class is j": CONFUSION.format(index="p, t"),
+        },
+        "lms_step": {
+            "(w + eta e x, b + eta e)": "e = y - (np.dot(w, x) + b)\n"
+                                        "return w + eta * e * np.asarray(x, dtype=float), b + eta * e",
+            "(w + 2 eta e x, b + 2 eta e)": "e = y - (np.dot(w, x) + b)\n"
+                                            "return w + 2 * eta * e * np.asarray(x, dtype=float), b + 2 * eta * e",
+        },
+        "backprop": {
+            "1 - h**2": BACKPROP.format(derivative="1.0 - h * h"),
+            "h (1 - h)": BACKPROP.format(derivative="h * (1.0 - h)"),
+        },
+    },
 }
+
+
+def says(rule: str | tuple[str, ...], docstring: str) -> bool:
+    """Whether ``docstring`` states ``rule`` (every phrase of it)."""
+    return all(phrase in docstring for phrase in ((rule,) if isinstance(rule, str) else rule))
 
 
 def rendered(assignment: str, secret: str) -> dict:
@@ -70,7 +162,7 @@ def literal_answer(assignment: str, name: str, docstring: str) -> str | None:
     rules = STUDENT.get(assignment, {}).get(name)
     if rules is None:
         return None
-    said = [rule for rule in rules if rule in docstring]
+    said = [rule for rule in rules if says(rule, docstring)]
     assert len(said) == 1, f"{assignment}, {name}: the docstring {docstring!r} states {len(said)} known rules"
     return "    " + rules[said[0]].replace("\n", "\n    ") + "\n"
 
@@ -84,8 +176,9 @@ def test_the_secrets_pick_every_rule_and_every_variant_dependent_stub_has_a_stat
         f"{assignment}: the answers of {sorted(varying - set(STUDENT.get(assignment, {})))} change with the "
         "variant, and the literal student has no rule for them")
     for name, rules in STUDENT.get(assignment, {}).items():
-        stated = {rule for key in keys.values() for rule in rules if rule in key[name][0]}
-        assert stated == set(rules), f"{assignment}, {name}: the secrets never pick {set(rules) - stated}"
+        phrases = {phrase for rule in rules for phrase in ((rule,) if isinstance(rule, str) else rule)}
+        stated = {phrase for key in keys.values() for phrase in phrases if phrase in key[name][0]}
+        assert stated == phrases, f"{assignment}, {name}: the secrets never pick {phrases - stated}"
 
 
 def answer_cells(assignment: str, secret: str) -> list[str]:

@@ -44,6 +44,7 @@ NORM_TEXT = {
 }
 NORM_CODE = {"w": "np.linalg.norm(w)", "wb": "np.linalg.norm(np.append(w, b))"}
 NORM_SHORT = {"w": "||w||", "wb": "||(w, b)||"}
+CENTER_DOC = {"mean": "the class means", "median": "the class coordinate-wise medians (np.median along the rows)"}
 CENTER_TEXT = {"mean": "means", "median": "coordinate-wise medians (`np.median` along the rows)"}
 
 # The public examples (the same in the notebook's tests, whose expected values are rendered).
@@ -106,7 +107,7 @@ def variant(secret: str) -> dict:
         other_norm_code=NORM_CODE[other_norm], other_norm_short=NORM_SHORT[other_norm],
         q3_expected=f"{geometric_ref(Q2_X, Q2_Y, Q2_W, Q2_B, v['norm']):.6g}",
         q3_worst=f"{geometric_ref(Q3_X, Q3_Y, Q3_W, Q3_B, v['norm']):.6g}",
-        center_text=CENTER_TEXT[v["center"]], center_code=f"np.{v['center']}",
+        center_text=CENTER_TEXT[v["center"]], center_doc=CENTER_DOC[v["center"]], center_code=f"np.{v['center']}",
         center_word="means" if v["center"] == "mean" else "medians",
         q4_w=_numbers(w4), q4_b=f"{b4:g}", other_center=other_center, q4_other_w=_numbers(w4_other),
         q4_other_b=f"{b4_other:g}",

@@ -130,6 +130,8 @@ def variant(secret: str) -> dict:
         aug_column="np.ones(len(X))" if v["bias"] == "one" else "np.full(len(X), radius(X))",
         c2_code="1.0" if v["bias"] == "one" else "radius(X) ** 2",
         tie_text=TIE_TEXT[v["ties"]],
+        aug_doc="a column of ones" if v["bias"] == "one" else "a column equal to radius(X)",
+        pocket_bias_doc="b <- b + y;" if v["bias"] == "one" else "b <- b + y R**2, with R = radius(X);",
         pocket_takes="errors < best_errors" if v["ties"] == "strict" else "errors <= best_errors",
         q5_w=_numbers(w5), q5_b=f"{b5:g}", q5_errors=errors5, tie_rule=TIE_RULE[v["ties"]],
         q5_other_w=_numbers(w5_other).replace("nan", "np.nan"), q5_other_b=f"{b5_other:g}".replace("nan", "np.nan"),
