@@ -148,7 +148,7 @@ def source(cell: dict) -> str:
 
 
 STUB = re.compile(r'^def (\w+)\(.*?\):\n    """(.*?)"""\n    # BEGIN SOLUTION\n(.*?)    # END SOLUTION',
-                  re.S | re.M)
+                  re.DOTALL | re.MULTILINE)
 
 
 def stubs(nb: dict) -> dict[str, tuple[str, str]]:
