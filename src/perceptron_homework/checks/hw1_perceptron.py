@@ -432,7 +432,7 @@ def test_experiment_has_every_learning_rate(rng, v):
             f"read the conventions again and {EARLIER}")
 
     return [value("mistakes_by_eta"), value("same_mistakes")] + [
-        call("train_perceptron", X, y, eta=eta, forbid=TRAINERS) for eta in ETAS], verdict
+        call("train_perceptron", X, y, eta=eta) for eta in ETAS], verdict
 
 
 def _counts_verdict(v: dict):
