@@ -44,13 +44,15 @@ RULE_CODE = {"margin": "bool(y * (np.dot(w, x) + b) <= 0)",
              "sign": "bool(y != (1 if np.dot(w, x) + b >= 0 else -1))"}
 BIAS_CODE = {"one": "b + eta * y", "none": "b"}
 # The stubs' docstrings, the one-line rules a student codes from (the conventions say them in full).
+# (Rendered inside a docstring of the master: a second line is indented as the function's body.)
 IS_MISTAKE_DOC = {
-    "margin": "Return True when y (w . x + b) <= 0: a point on the hyperplane is a mistake.",
-    "sign": "Return True when y != sgn(w . x + b), with sgn(0) = +1: a point on the hyperplane is a mistake "
-            "only when y = -1.",
+    "margin": "Return True when y (w . x + b) <= 0.\n\n    A point on the hyperplane is a mistake.\n    ",
+    "sign": "Return True when y != sgn(w . x + b), with sgn(0) = +1.\n\n    A point on the hyperplane is a "
+            "mistake only when y = -1.\n    ",
 }
-UPDATE_DOC = {"one": "Return (w + eta y x, b + eta y), new values (w itself unchanged).",
-              "none": "Return (w + eta y x, b), new values (w itself unchanged): the bias is not learned."}
+UPDATE_DOC = {"one": "Return (w + eta y x, b + eta y), as new values (w itself unchanged).",
+              "none": "Return (w + eta y x, b), as new values (w itself unchanged).\n\n    The bias is not "
+                      "learned.\n    "}
 # The public checks count the errors of a hyperplane (w, b) on (X, y) with the variant's rule, vectorized.
 ERRORS_CODE = {"margin": "int(np.count_nonzero(y * (X @ w + b) <= 0))",
                "sign": "int(np.count_nonzero(np.where(X @ w + b >= 0, 1, -1) != y))"}
