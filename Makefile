@@ -239,6 +239,11 @@ homework: $(HOMEWORK)
 _build/homework/.secret: FORCE
 	$(if $(filter command line,$(origin HOMEWORK_SECRET) $(origin SECRET)),$(error $(SECRET_ON_COMMAND_LINE)))
 	$(if $(filter environment,$(origin SECRET)),$(error SECRET is not read: name it HOMEWORK_SECRET))
+	@if [ -z "$${HOMEWORK_SECRET}$${HOMEWORK_SECRET_FILE}$(PUBLIC)" ]; then \
+	   echo "error: no homework secret (it picks every assignment's variant and its hidden tests' data). For a" \
+	        "graded class: HOMEWORK_SECRET_FILE=path/to/secret.txt make homework (a file holding it) or" \
+	        "HOMEWORK_SECRET='...' make homework; for the public variant, which anyone can reproduce:" \
+	        "make homework PUBLIC=1" >&2; exit 2; fi
 	@mkdir -p $(@D)
 	@{ printf '%s\0%s\0' "$$HOMEWORK_SECRET" "$(PUBLIC)"; \
 	   if [ -n "$$HOMEWORK_SECRET_FILE" ]; then cat -- "$$HOMEWORK_SECRET_FILE"; fi; \

@@ -63,6 +63,18 @@ from perceptron_homework.student import notebook_file
 grader = otter.Notebook(notebook_file("{name}"))"""
 
 
+# The licence notice of every student notebook (CITATION.cff and LICENSE-TEXT name the title and the
+# holder; tests/homework/test_hw_variants.py checks that they agree).
+TITLE = "The Perceptron: linear classifiers, executed"
+HOLDER = "The Perceptron module contributors"
+LICENCE_NOTICE = (
+    f"*From {TITLE}, © 2026 {HOLDER}. The text of this homework is licensed under the "
+    "[Creative Commons Attribution 4.0 International licence (CC BY 4.0)]"
+    "(https://creativecommons.org/licenses/by/4.0/), its code cells under the MIT License: you may share and "
+    "adapt it, with credit to the source and a note of what you changed.*"
+)
+
+
 def find_masters(where: Path | str | None = None) -> list[Path]:
     """The master notebooks ``hw*.ipynb`` of a folder: ``where``, ``$HOMEWORK_MASTERS`` or the repository's.
 
@@ -170,7 +182,8 @@ def add_grading_files(zip_path: Path, assignment: Assignment) -> None:
 
 
 def ready_to_hand_out(notebook: Path, name: str) -> None:
-    """The setup cell first, then otter's cell, which finds the notebook's file by its content.
+    """The setup cell first, then otter's cell, which finds the notebook's file by its content; and the
+    CC BY 4.0 notice of the text after the first Markdown cell.
 
     otter puts ``import otter`` in the notebook's first cell; where otter is not installed yet
     (Colab, a hub, a fresh environment) that cell failed before the setup cell could install it.
@@ -187,6 +200,9 @@ def ready_to_hand_out(notebook: Path, name: str) -> None:
     cell.source = INIT_CELL.format(name=name)
     setup_at = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(SETUP_FIRST_LINE))
     nb.cells.insert(setup_at + 1, cell)
+    # The licence notice, after the title and the instructions (the first Markdown cell).
+    first = next(i for i, c in enumerate(nb.cells) if c.cell_type == "markdown")
+    nb.cells.insert(first + 1, nbformat.v4.new_markdown_cell(LICENCE_NOTICE))
     nbformat.write(nb, notebook)
 
 

@@ -305,7 +305,8 @@ def build_secret(args: argparse.Namespace) -> str:
         raise NoSecret(
             "no secret: put it in a file and give --secret-file FILE (or $HOMEWORK_SECRET_FILE), or in "
             "$HOMEWORK_SECRET; it picks the variant of every assignment and the hidden tests' data. "
-            "To build the public variant anyway (anyone can reproduce it), add --public")
+            "To build the public variant anyway (anyone can reproduce it), add --public "
+            "(with make: make homework PUBLIC=1)")
     if secret == PUBLIC_SECRET:
         raise NoSecret(f"the secret {PUBLIC_SECRET!r} is the public variant's: use --public for it")
     return secret

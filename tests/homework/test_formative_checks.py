@@ -56,6 +56,11 @@ WRONG = {
     "inconsistent_answers": ("q5", [("same_mistakes = len(set(mistakes_by_eta.values())) == 1",
                                      "same_mistakes = not (len(set(mistakes_by_eta.values())) == 1)")],
                              "does not agree with your counts"),
+    # Issue 31: these passed their own question's check and were blamed on (or hidden by) a later one.
+    "loop_one_pass_short": ("q3", [("for _ in range(max_epochs):", "for _ in range(1, max_epochs):")],
+                            "does your loop make max_epochs passes"),
+    "wrong_sign_update": ("q5", [(UPDATE, "return w - eta * y * np.asarray(x, dtype=float), b - eta * y")],
+                          "never converged"),
     "in_place_update": ("q2", [(UPDATE, "w += eta * y * np.asarray(x, dtype=float)\n    return w, b + eta * y")],
                         "changed the array w it was given"),
 }
@@ -82,6 +87,23 @@ def test_public_check_catches_a_common_wrong_answer_without_giving_it_away(hw1, 
         right = run(key_cells(hw1, HW1))["xor_errors"]
         assert right == 30
         assert str(right) not in notebook_test(hw1, HW1, question, env)[1] + twin_test(HW1, question, env)[1]
+
+
+# An earlier question's bug, and the later question's code right: the later check names the earlier question.
+LATER = {
+    "loop_one_pass_short": ("q4", [("for _ in range(max_epochs):", "for _ in range(1, max_epochs):")]),
+    "wrong_sign_update": ("q5", [(UPDATE, "return w - eta * y * np.asarray(x, dtype=float), b - eta * y")]),
+    "margin_rule_reversed": ("q4", [("return bool(y * (np.dot(w, x) + b) <= 0)", "return bool(y * (np.dot(w, x) + b) < 0)")]),
+}
+
+
+@pytest.mark.parametrize("wrong", sorted(LATER))
+def test_a_later_check_names_the_earlier_question_instead_of_blaming_its_own_code(hw1, wrong):
+    question, edits = LATER[wrong]
+    env = run(key_cells(hw1, HW1), tuple(edits))
+    for passed, message in (notebook_test(hw1, HW1, question, env), twin_test(HW1, question, env)):
+        assert not passed, f"{wrong}: the public check of {question} passed"
+        assert "questions 1 to 3" in message and "xor_errors is not" not in message, message
 
 
 def test_the_notebooks_q3_check_watches_the_trainers_the_grader_forbids():

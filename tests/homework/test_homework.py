@@ -79,11 +79,13 @@ SGN = [("np.where(scores >= 0, 1, -1)", "np.where(scores > 0, 1, -1)")]
 SGN_FAILS = ["test_predict_small_example", "test_predict_points_on_the_hyperplane"]
 SIGN_ERROR = [(UPDATE_RETURN, "return w - eta * y * np.asarray(x, dtype=float), b - eta * y")]
 # A sign error in the update: the update, the training loop on the student's own update, the
-# public XOR count (not the right one's fingerprint), the experiment's counts and the conclusion
-# drawn from them; not the loop checked with the grader's update in place.
+# public XOR count (not the right one's fingerprint), the experiment's public check (the trainer
+# never converges: issue 31), its counts and the conclusion drawn from them; not the loop checked
+# with the grader's update in place.
 SIGN_ERROR_FAILS = [*names_of("hw1_perceptron", "q2"), "test_train_small_example",
                     "test_train_matches_reference_on_random_data", "test_xor_training_stops",
-                    "test_experiment_counts_match_reference", "test_experiment_conclusion"]
+                    "test_experiment_has_every_learning_rate", "test_experiment_counts_match_reference",
+                    "test_experiment_conclusion"]
 TRAIN_BODY = "    X, y = np.asarray(X, dtype=float), np.asarray(y)\n    w, b, mistakes"
 DELEGATION_FAILS = ["test_train_small_example", "test_train_matches_reference_on_random_data",
                     "test_train_visits_points_in_order", "test_training_stops_after_max_epochs"]
@@ -218,11 +220,13 @@ FAKES = [
     fake("hw1_perceptron", "bias_never_updated", [(UPDATE_RETURN, "return w + eta * y * np.asarray(x, dtype=float), b")],
          ["test_update_small_example", "test_update_bias_matches_reference", "test_train_small_example",
           "test_train_matches_reference_on_random_data", "test_xor_training_stops",
-          "test_experiment_counts_match_reference", "test_experiment_conclusion"]),
-    # No max_epochs: an infinite loop on non-separable data, i.e. exactly question 4.
+          "test_experiment_has_every_learning_rate", "test_experiment_counts_match_reference",
+          "test_experiment_conclusion"]),
+    # No max_epochs: an infinite loop on non-separable data, i.e. question 4, and question 3's public
+    # check of max_epochs (issue 31: a loop that ignores max_epochs fails its own question).
     fake("hw1_perceptron", "infinite_loop_on_nonseparable_data",
          [("    for _ in range(max_epochs):\n        clean = True", "    while True:\n        clean = True")],
-         names_of("hw1_perceptron", "q4"), hangs=True),
+         [*names_of("hw1_perceptron", "q4"), "test_train_small_example"], hangs=True),
     # Delegating the training loop to the package's SGD trainer: the calls are noticed.
     fake("hw1_perceptron", "delegates_to_train_sgd",
          [(TRAIN_BODY, "    import perceptron\n    r = perceptron.train_sgd(X, y, loss='perceptron', eta=eta, "
@@ -541,7 +545,9 @@ RANDOM_TESTS = {
     "hw1_perceptron": {"test_is_mistake_matches_the_margin_rule", "test_is_mistake_at_the_zero_start",
                        "test_update_weights_match_reference", "test_update_bias_matches_reference",
                        "test_train_matches_reference_on_random_data", "test_train_visits_points_in_order",
-                       "test_training_stops_after_max_epochs"},
+                       "test_training_stops_after_max_epochs",
+                       # the public q5 check trains on the variant's data, which the secret draws
+                       "test_experiment_has_every_learning_rate"},
     # Homework 4's public q2 and q5 checks, and the hidden test of the count, call the student's
     # functions on the variant's data, which the secret draws too.
     "hw4_multiclass_networks": {"test_multiclass_update_matches_reference", "test_multiclass_update_on_ties",

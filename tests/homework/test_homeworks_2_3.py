@@ -138,7 +138,7 @@ def test_the_public_masters_code_fails_every_private_variant(assignment):
     assert ranges == STATED[assignment]
 
 
-STATED = {HW2: ((4, 7), (4, 7)), HW3: ((1, 3), (4, 6))}
+STATED = {HW2: ((4, 7), (4, 7)), HW3: ((1, 3), (3, 5))}
 
 
 @pytest.fixture(scope="module")
@@ -245,6 +245,13 @@ WRONG = {
     # The sign trick (x_i <- y_i x_i) done in the caller's array.
     "hw3_pocket_flips_X_in_place": (HW3, "q5", [(POCKET_START, POCKET_START.replace("\n", "\n    X *= y[:, None]\n", 1))],
                                     "changed the array it was given"),
+    # Issue 31: an earlier question's bug under a later question's right code: the later check names it.
+    "hw2_margins_bug_named_in_q3": (HW2, "q3", [("    return y * (X @ w + b)", "    return X @ w + b")],
+                                    "fix question 2 first"),
+    "hw3_augment_bug_named_in_q3": (HW3, "q3", [("np.column_stack([X, np.ones(len(X))])",
+                                                 "np.column_stack([X, np.full(len(X), 2.0)])")],
+                                    "run question 2's check first"),
+    "hw3_bound_bug_named_in_q4": (HW3, "q4", [(BOUND, BOUND.removesuffix(" ** 2"))], "run question 3's check first"),
 }
 
 

@@ -43,6 +43,25 @@ BIAS_TEXT = {
 RULE_CODE = {"margin": "bool(y * (np.dot(w, x) + b) <= 0)",
              "sign": "bool(y != (1 if np.dot(w, x) + b >= 0 else -1))"}
 BIAS_CODE = {"one": "b + eta * y", "none": "b"}
+# The stubs' docstrings, the one-line rules a student codes from (the conventions say them in full).
+# (Rendered inside a docstring of the master: a second line is indented as the function's body.)
+IS_MISTAKE_DOC = {
+    "margin": "Return True when y (w . x + b) <= 0.\n\n    A point on the hyperplane is a mistake.\n    ",
+    "sign": "Return True when y != sgn(w . x + b), with sgn(0) = +1.\n\n    A point on the hyperplane is a "
+            "mistake only when y = -1.\n    ",
+}
+UPDATE_DOC = {"one": "Return (w + eta y x, b + eta y), as new values (w itself unchanged).",
+              "none": "Return (w + eta y x, b), as new values (w itself unchanged).\n\n    The bias is not "
+                      "learned.\n    "}
+# The public checks count the errors of a hyperplane (w, b) on (X, y) with the variant's rule, vectorized.
+ERRORS_CODE = {"margin": "int(np.count_nonzero(y * (X @ w + b) <= 0))",
+               "sign": "int(np.count_nonzero(np.where(X @ w + b >= 0, 1, -1) != y))"}
+Q6_BIAS = {"one": r"$w$ and $\eta\, y_i$ to $b$", "none": r"$w$ (and $b$ stays $0$)"}
+# The public q3 example of max_epochs: four XOR points, where no pass is clean.
+EPOCHS_X = [[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]]
+EPOCHS_Y = [1, 1, -1, -1]
+EPOCHS = (1, 2, 3)
+EARLIER = "run the checks of questions 1 to 3 first"
 ON_PLANE = {"margin": ("True", "(0, 5) lies on the hyperplane: that is a mistake"),
             "sign": ("False", "(0, 5) lies on the hyperplane, where sgn is +1: no mistake for the label +1")}
 
@@ -61,8 +80,11 @@ def xor_data(v: dict):
     return make_xor(v["xor_n"], seed=v["xor_seed"])
 
 
+LR_BIAS_ARG = {"one": "", "none": ', bias="none"'}  # without a learned bias, data a line through 0 separates
+
+
 def lr_data(v: dict):
-    return make_separable(v["lr_n"], margin=0.05, seed=v["lr_seed"])
+    return make_separable(v["lr_n"], margin=0.05, seed=v["lr_seed"], bias="none" if v["bias"] == "none" else "one")
 
 
 def reference(X, y, v: dict, **kwargs):
@@ -70,9 +92,29 @@ def reference(X, y, v: dict, **kwargs):
     return perceptron.train(X, y, bias=v["bias"], rule=v["rule"], **kwargs)
 
 
+def epochs_mistakes(v: dict, max_epochs: int) -> int:
+    """The mistakes of ``max_epochs`` passes over the four XOR points (no pass is clean)."""
+    return reference(np.array(EPOCHS_X), np.array(EPOCHS_Y), v, max_epochs=max_epochs).mistakes
+
+
+def counts_fingerprint(counts) -> str:
+    """The fingerprint of the four counts of q5, in the order of ETAS (the notebook computes it alike)."""
+    return fingerprint(ASSIGNMENT, "q5", int("".join(f"{int(c):08d}" for c in counts)))
+
+
+def hyperplane_errors(X, y, w, b, rule: str) -> int:
+    """What the public checks' ERRORS_CODE computes."""
+    X, y, w = np.asarray(X, dtype=float), np.asarray(y), np.asarray(w, dtype=float)
+    scores = X @ w + float(b)
+    wrong = y * scores <= 0 if rule == "margin" else np.where(scores >= 0, 1, -1) != y
+    return int(np.count_nonzero(wrong))
+
+
 def _learning_rates_agree(v: dict) -> bool:
     X, y = lr_data(v)
-    return len({reference(X, y, v, eta=eta).mistakes for eta in ETAS}) == 1
+    runs = [reference(X, y, v, eta=eta) for eta in ETAS]
+    return len({run.mistakes for run in runs}) == 1 and all(errors_of(X, y, run.w, run.b, v["rule"]) == 0
+                                                          for run in runs)
 
 
 def variant(secret: str) -> dict:
@@ -87,7 +129,9 @@ def variant(secret: str) -> dict:
             if errors_of(*xor_data(v), run.w, run.b, v["rule"]) != run.mistakes:
                 break
         # The experiment's data: the first whose four runs converge with the same count (in exact
-        # arithmetic they always agree from the zero start; rounding can break a tie at 0).
+        # arithmetic they always agree from the zero start; rounding can break a tie at 0). Without a
+        # learned bias the data are separable by a line through the origin, so the perceptron converges
+        # (the public q5 check tells a trainer that never converges).
         for _ in range(100):
             v["lr_seed"] = int(rng.integers(1, 10**6))
             if _learning_rates_agree(v):
@@ -100,11 +144,15 @@ def variant(secret: str) -> dict:
     v.update(
         rule_text=RULE_TEXT[v["rule"]], bias_text=BIAS_TEXT[v["bias"]],
         is_mistake_code=RULE_CODE[v["rule"]], new_bias_code=BIAS_CODE[v["bias"]],
+        lr_bias_arg=LR_BIAS_ARG[v["bias"]], is_mistake_doc=IS_MISTAKE_DOC[v["rule"]], update_doc=UPDATE_DOC[v["bias"]],
+        errors_code=ERRORS_CODE[v["rule"]], q6_bias=Q6_BIAS[v["bias"]],
+        epochs_mistakes=str([epochs_mistakes(v, n) for n in EPOCHS]),
+        xor_mistakes_fingerprint=fingerprint(ASSIGNMENT, "q4 updates", run.mistakes),
+        lr_counts_fingerprint=counts_fingerprint([reference(*lr_data(v), v, eta=eta).mistakes for eta in ETAS]),
         on_plane=ON_PLANE[v["rule"]][0], on_plane_message=ON_PLANE[v["rule"]][1],
         q2_b=0.25 if v["bias"] == "none" else -0.25,
         q3_w=f"[{q3.w[0]:g}, {q3.w[1]:g}]", q3_b=f"{q3.b:g}", q3_mistakes=q3.mistakes,
-        xor_epochs=XOR_EPOCHS, xor_errors_fingerprint=fingerprint(ASSIGNMENT, "q4", errors_of(X_xor, y_xor, run.w,
-                                                                                               run.b, v["rule"])),
+        xor_epochs=XOR_EPOCHS,
     )
     return v
 
@@ -227,8 +275,18 @@ def test_train_small_example(rng, v):
             f"{mistakes} mistakes"
         )
 
+        # A loop one pass short (or long) converges on the example all the same: on XOR no pass is clean.
+        for k, (n, got) in enumerate(zip(EPOCHS, list(out)[1:])):
+            _, _, made = got
+            expected = epochs_mistakes(v, n)
+            assert made == expected, (
+                f"with max_epochs={n}, on four XOR points (no pass is ever clean) train_perceptron should make "
+                f"exactly {n} pass(es) and {expected} mistakes, not {made}: does your loop make max_epochs passes?")
+
     # The public test watches for the package's trainers as the hidden ones do.
-    return [call("train_perceptron", np.array(Q3_X), np.array(Q3_Y), forbid=TRAINERS)], verdict
+    return [call("train_perceptron", np.array(Q3_X), np.array(Q3_Y), forbid=TRAINERS)] + [
+        call("train_perceptron", np.array(EPOCHS_X), np.array(EPOCHS_Y), max_epochs=n, forbid=TRAINERS)
+        for n in EPOCHS], verdict
 
 
 @check("q3", hidden=True)
@@ -293,22 +351,26 @@ def test_train_visits_points_in_order(rng):
 @check("q4")
 def test_xor_training_stops(rng, v):
     n, epochs = v["xor_n"], v["xor_epochs"]
+    X, y = xor_data(v)  # the notebook's data
 
     def verdict(out):
-        xor_mistakes, xor_errors = out
+        xor_mistakes, xor_errors, xor_w, xor_b = out
+        # The updates come from question 3's train_perceptron: a wrong count is its bug, named as such.
         assert xor_mistakes is not None and epochs <= xor_mistakes <= epochs * n, (
-            f"on XOR every pass makes at least one mistake and at most {n}: {epochs} passes make {epochs} to "
-            f"{epochs * n}"
-        )
+            f"xor_mistakes comes from your train_perceptron: on XOR every pass makes at least one mistake and at "
+            f"most {n}, so {epochs} passes make {epochs} to {epochs * n}; {EARLIER}")
+        assert fingerprint(ASSIGNMENT, "q4 updates", xor_mistakes) == v["xor_mistakes_fingerprint"], (
+            f"xor_mistakes is not the number of mistakes that {epochs} passes of this homework's perceptron make "
+            f"on XOR: your train_perceptron (question 3, with your is_mistake and update) is wrong; {EARLIER}")
         assert xor_errors != xor_mistakes, (
             "xor_errors counts the points that the final (xor_w, xor_b) gets wrong, not the updates made in training")
         assert xor_errors is not None and 1 <= xor_errors <= n, "no line classifies XOR without error"
         assert int(xor_errors) == xor_errors, "xor_errors counts points: a whole number"
-        assert fingerprint(ASSIGNMENT, "q4", xor_errors) == v["xor_errors_fingerprint"], (
-            "xor_errors is not the number of training points that the final (xor_w, xor_b) gets wrong"
-        )
+        assert xor_errors == hyperplane_errors(X, y, xor_w, xor_b, v["rule"]), (
+            "xor_errors is not the number of training points that the final (xor_w, xor_b) gets wrong "
+            "(by the mistake rule of the conventions)")
 
-    return [value("xor_mistakes"), value("xor_errors")], verdict
+    return [value("xor_mistakes"), value("xor_errors"), value("xor_w"), value("xor_b")], verdict
 
 
 @check("q4", hidden=True)
@@ -346,19 +408,33 @@ def test_xor_errors_counts_the_returned_hyperplane(rng, v):
 
 
 @check("q5")
-def test_experiment_has_every_learning_rate(rng):
+def test_experiment_has_every_learning_rate(rng, v):
+    X, y = lr_data(v)  # the notebook's data, which a line separates
+
     def verdict(out):
-        mistakes_by_eta, same_mistakes = out
+        mistakes_by_eta, same_mistakes, *runs = out
         assert isinstance(mistakes_by_eta, dict) and sorted(mistakes_by_eta) == list(ETAS), (
             "mistakes_by_eta needs one entry per learning rate in etas"
         )
+        # The counts come from question 3's train_perceptron: it must converge on these separable data.
+        for eta, (w, b, made) in zip(ETAS, runs):
+            left = hyperplane_errors(X, y, w, b, v["rule"])
+            assert left == 0, (
+                f"your train_perceptron never converged on these separable data with eta = {eta}: after {made} "
+                f"mistakes its (w, b) still gets {left} points wrong; {EARLIER}")
+            assert mistakes_by_eta[eta] == made, (
+                f"mistakes_by_eta[{eta}] is not the number of mistakes train_perceptron returns for eta = {eta}")
         assert all(int(m) == m and m > 0 for m in mistakes_by_eta.values()), "mistake counts are positive integers"
         assert isinstance(same_mistakes, (bool, np.bool_)), "same_mistakes should be True or False"
         assert same_mistakes == (len(set(mistakes_by_eta.values())) == 1), (
             "same_mistakes does not agree with your counts in mistakes_by_eta"
         )
+        assert counts_fingerprint([mistakes_by_eta[eta] for eta in ETAS]) == v["lr_counts_fingerprint"], (
+            "your train_perceptron converges, but its counts are not those of this homework's perceptron: "
+            f"read the conventions again and {EARLIER}")
 
-    return [value("mistakes_by_eta"), value("same_mistakes")], verdict
+    return [value("mistakes_by_eta"), value("same_mistakes")] + [
+        call("train_perceptron", X, y, eta=eta) for eta in ETAS], verdict
 
 
 def _counts_verdict(v: dict):

@@ -44,6 +44,7 @@ NORM_TEXT = {
 }
 NORM_CODE = {"w": "np.linalg.norm(w)", "wb": "np.linalg.norm(np.append(w, b))"}
 NORM_SHORT = {"w": "||w||", "wb": "||(w, b)||"}
+CENTER_DOC = {"mean": "the class means", "median": "the class coordinate-wise medians (np.median along the rows)"}
 CENTER_TEXT = {"mean": "means", "median": "coordinate-wise medians (`np.median` along the rows)"}
 
 # The public examples (the same in the notebook's tests, whose expected values are rendered).
@@ -106,7 +107,7 @@ def variant(secret: str) -> dict:
         other_norm_code=NORM_CODE[other_norm], other_norm_short=NORM_SHORT[other_norm],
         q3_expected=f"{geometric_ref(Q2_X, Q2_Y, Q2_W, Q2_B, v['norm']):.6g}",
         q3_worst=f"{geometric_ref(Q3_X, Q3_Y, Q3_W, Q3_B, v['norm']):.6g}",
-        center_text=CENTER_TEXT[v["center"]], center_code=f"np.{v['center']}",
+        center_text=CENTER_TEXT[v["center"]], center_doc=CENTER_DOC[v["center"]], center_code=f"np.{v['center']}",
         center_word="means" if v["center"] == "mean" else "medians",
         q4_w=_numbers(w4), q4_b=f"{b4:g}", other_center=other_center, q4_other_w=_numbers(w4_other),
         q4_other_b=f"{b4_other:g}",
@@ -261,10 +262,22 @@ def test_geometric_margin_small_example(rng, v):
                                                                      Q3_B)]
 
     def verdict(out):
-        for case, got in zip(cases, out):
-            diagnose_geometric(got, *case, v)
+        for case, got in zip(cases, list(out)[:2]):
+            try:
+                diagnose_geometric(got, *case, v)
+            except AssertionError:
+                try:  # geometric_margin may use functional_margins: is question 2's answer the cause?
+                    earlier = not np.allclose(out[2], functional_ref(*cases[0]))
+                except AssertionError as not_run:  # not defined: not used either
+                    earlier = "is not defined" not in str(not_run)
+                if earlier:
+                    raise AssertionError("geometric_margin is wrong, and your functional_margins does not pass "
+                                         "question 2's check yet: if geometric_margin uses it, fix question 2 "
+                                         "first") from None
+                raise
 
-    return [call("geometric_margin", *case, forbid=OWN) for case in cases], verdict
+    return [call("geometric_margin", *case, forbid=OWN) for case in cases] + [
+        call("functional_margins", *cases[0], forbid=OWN)], verdict
 
 
 @check("q3", hidden=True)

@@ -41,7 +41,7 @@ NAIVE_BOUND_TEXT = {
     "one": r"and for it $(R/\gamma^\star)^2$ with the best margin $\gamma^\star$ of any hyperplane is *false* (on the "
            "irises of chapter 8 measured in millimetres it is about 4004, and the perceptron makes 124963 mistakes)",
     "radius": r"and the theorem does not give it $(R/\gamma^\star)^2$ with the best margin $\gamma^\star$ of any "
-              r"hyperplane either (the CMU notes prove $(2R/\gamma^\star)^2$)",
+              r"hyperplane either (the CMU notes state $(2R/\gamma^\star)^2$ for it)",
 }
 TIE_TEXT = {
     "strict": "if that is *strictly* fewer than the pocket's count, put the new weights in the pocket (a copy!)",
@@ -130,6 +130,9 @@ def variant(secret: str) -> dict:
         aug_column="np.ones(len(X))" if v["bias"] == "one" else "np.full(len(X), radius(X))",
         c2_code="1.0" if v["bias"] == "one" else "radius(X) ** 2",
         tie_text=TIE_TEXT[v["ties"]],
+        check_constant="1.0" if v["bias"] == "one" else "perceptron.radius(X)",
+        aug_doc="a column of ones" if v["bias"] == "one" else "a column equal to radius(X)",
+        pocket_bias_doc="b <- b + y;" if v["bias"] == "one" else "b <- b + y R**2, with R = radius(X);",
         pocket_takes="errors < best_errors" if v["ties"] == "strict" else "errors <= best_errors",
         q5_w=_numbers(w5), q5_b=f"{b5:g}", q5_errors=errors5, tie_rule=TIE_RULE[v["ties"]],
         q5_other_w=_numbers(w5_other).replace("nan", "np.nan"), q5_other_b=f"{b5_other:g}".replace("nan", "np.nan"),
@@ -270,6 +273,12 @@ def test_bound_of_the_given_data(rng, v):
         got, R_aug, gamma_aug, R, gamma = out[0], out[1], out[2], out[3], out[4]
         assert got is not None and np.ndim(got) == 0, "novikoff_bound should return one number"
         got = float(got)
+        if np.isclose(got, bound_ref(X, y, v["bias"]), rtol=1e-6):
+            return
+        consistent = _is_number(R_aug) and _is_number(gamma_aug) and gamma_aug != 0
+        assert not (consistent and np.isclose(got, (R_aug / gamma_aug) ** 2)), (
+            "novikoff_bound agrees with your R_aug and gamma_aug, but they are not the radius and the best margin "
+            "through the origin of the augmented points: run question 2's check first")
         if all(_is_number(x) and x > 0 for x in (R, gamma)) and np.isclose(got, (R / gamma) ** 2):
             raise AssertionError("that is (R / gamma)^2 for the data as they are: for a perceptron that learns a "
                                  "bias it is not the theorem's bound; use the augmented points")
@@ -312,6 +321,9 @@ def test_experiment_shapes(rng, v):
             "tightness is not the largest ratio mistakes / bounds of your arrays")
         assert np.isclose(bounds[0], float(first_bound)), (
             "bounds[0] is not novikoff_bound of the first dataset")
+        assert np.isclose(bounds[0], bound_ref(X0, y0, v["bias"]), rtol=1e-6), (
+            "your bounds come from your novikoff_bound, which is not the theorem's bound yet: run question 3's "
+            "check first")
         assert fingerprint(ASSIGNMENT, "q4", int(np.sum(mistakes))) == v["q4_fingerprint"], (
             f"the mistake counts are not those of this homework's perceptron, train(X, y, bias=\"{v['bias']}\"), on "
             "these datasets")

@@ -87,6 +87,15 @@ ACTIVATION_TEXT = {
     "sigmoid": r"the logistic function $\sigma(t) = 1 / (1 + e^{-t})$ (values between 0 and 1), whose derivative "
                r"is $\sigma(t)\,(1 - \sigma(t))$",
 }
+# The stubs' docstrings, one per variant (the rules a student codes from).
+MISTAKE_DOC = {"margin": "a mistake when scores[y] <= the best score of another class",
+               "predict": "a mistake when argmax(scores) != y (the earlier class wins a tie)"}
+TIE_DOC = {"earlier": "the highest-scoring other class, the earlier one on a tie",
+           "later": "the highest-scoring other class, the later one on a tie"}
+ROWS_DOC = {"true": "C[i, j] counts the points of true class i predicted j",
+            "predicted": "C[i, j] counts the points predicted i whose true class is j"}
+LMS_DOC = {1: "(w + eta e x, b + eta e)", 2: "(w + 2 eta e x, b + 2 eta e)"}
+DERIVATIVE_DOC = {"tanh": "1 - h**2", "sigmoid": "h (1 - h)"}
 # The master's solution lines, one per variant (rendered into the answer key).
 MISTAKE_CODE = {"margin": "scores[y] <= top", "predict": "int(np.argmax(scores)) != y"}
 TIE_INDEX = {"earlier": "0", "later": "-1"}
@@ -274,6 +283,8 @@ def variant(secret: str) -> dict:
     v.update(
         differences_text=differences_text(v), rule_text=RULE_TEXT[v["rule"]], tie_text=TIE_TEXT[v["tie"]], rows_text=ROWS_TEXT[v["rows"]],
         lms_text=LMS_TEXT[v["lms_factor"]], activation_text=ACTIVATION_TEXT[v["activation"]],
+        mistake_doc=MISTAKE_DOC[v["rule"]], tie_doc=TIE_DOC[v["tie"]], rows_doc=ROWS_DOC[v["rows"]],
+        lms_doc=LMS_DOC[v["lms_factor"]], derivative_doc=DERIVATIVE_DOC[v["activation"]],
         mistake_code=MISTAKE_CODE[v["rule"]], tie_index=TIE_INDEX[v["tie"]],
         confusion_index=CONFUSION_INDEX[v["rows"]], lms_step_code="eta" if v["lms_factor"] == 1 else "2 * eta",
         activation_code=ACTIVATION_CODE[v["activation"]], derivative_code=DERIVATIVE_CODE[v["activation"]],
