@@ -233,8 +233,7 @@ def run(root: Path, *, cell_seconds: float = 60, test_seconds: float = 30, timeo
             try:
                 isolation = sandbox.check()
             except sandbox.SandboxUnavailable as exc:
-                reason = str(exc).split("; and submissions cannot")[0] + "; " + (
-                    sandbox.user_isolation_problem() or "")
+                reason = getattr(exc, "reason", str(exc))
                 results = {"score": 0, "tests": [], "output": NO_ISOLATION_FOR_STUDENTS}
                 (results_dir / "results.json").write_text(json.dumps(results, indent=1) + "\n")
                 raise sandbox.SandboxUnavailable(NO_ISOLATION_FOR_INSTRUCTORS.format(reason=reason)) from exc

@@ -9,9 +9,9 @@ instructor's home, the class's submissions or the answer key is there. The kerne
 for a user id of its own before the student's first line, with limits on address space, CPU
 time, processes, file size and open files (:func:`perceptron_homework.kernel.confine`).
 
-bubblewrap 0.4 and later (Debian 11's, Ubuntu 20.04's) works: options newer than the version
-found (``--perms`` and ``--size`` on a ``--tmpfs``, 0.8) are left out, the kernel opening its
-scratch folders itself. Where bubblewrap cannot create its namespaces (a container without
+bubblewrap 0.4 and later (Debian 11's, Ubuntu 20.04's) works: below 0.8 (Ubuntu 22.04 has 0.6.1)
+the options are 0.4.1's (no ``--perms``, ``--size``, ``--clearenv``: the environment is bwrap's
+own, and the kernel opens its memory folders to its user itself). Where bubblewrap cannot create its namespaces (a container without
 CAP_SYS_ADMIN, as Gradescope's; a seccomp profile refusing them) and the grader is root, the
 isolation needs no namespace (:data:`USER`): the kernel starts as root, opens its files, then
 becomes a user id of its own, with ``no_new_privs``, the same limits, a seccomp filter refusing
@@ -64,10 +64,7 @@ def bwrap() -> str:
     path = shutil.which("bwrap")
     if path is None:
         raise SandboxUnavailable(
-            "bubblewrap (bwrap) is not installed, so submissions cannot be sandboxed; install it with "
-            "`make sandbox` (Debian's package `bubblewrap`), or grade with --unsafe-no-sandbox only if you "
-            "trust every submission"
-        )
+            "bubblewrap (bwrap) is not installed; install it with `make sandbox` (Debian's package `bubblewrap`)")
     return path
 
 
@@ -85,11 +82,13 @@ def check() -> str:
     why_not = user_isolation_problem()
     if why_not is None:
         return USER
-    raise SandboxUnavailable(
+    error = SandboxUnavailable(
         f"{problem}; and submissions cannot run as a user of their own either: {why_not}. Grading refuses to "
         "run submissions unprotected. Run it where bwrap works (as root, or with unprivileged user namespaces "
         "enabled), or as root with a Python every user can read, or pass --unsafe-no-sandbox if you trust "
         "every submission")
+    error.reason = f"{problem}; and submissions cannot run as a user of their own: {why_not}"  # no advice
+    raise error
 
 
 def bwrap_check() -> None:
@@ -199,9 +198,9 @@ def command(job: Path, kernel_args: list[str], *, scratch_bytes: int = 256 * MIB
 
 
 def _parents(path: Path, made: set[Path]) -> list[str]:
-    """Create the folders above a mount point readable by all (bwrap 0.5+ would make them 0700;
-    older versions, without ``--perms``, make them 0755)."""
-    perms = ["--perms", "0755"] if bwrap_version() >= (0, 5) else []
+    """Create the folders above a mount point readable by all (``--dir`` makes them 0755; the
+    ``--perms`` 0.8 takes says so too). Below 0.8 the options are exactly 0.4.1's, the version tested."""
+    perms = ["--perms", "0755"] if bwrap_version() >= (0, 8) else []
     args = []
     for parent in reversed(path.parents):
         if parent != Path("/") and parent not in made:
