@@ -66,7 +66,7 @@ $(BWRAP):
 # A second root, Debian 11 (bullseye), made the same way, holds the oldest bubblewrap the grader
 # supports (0.4.1) in its apt cache, and its python3 is 3.9: the test installs that bubblewrap in the
 # Debian 12 root (Debian 11 has no Python >= 3.11) and checks that setup.sh in Debian 11 stops with
-# the reason. Each root: about 3 minutes and 400 MB, made once.
+# the reason. Each root: a few minutes and about 370 MB, made once.
 DEBIAN_ROOT := _build/debian-bookworm
 DEBIAN_OLD_ROOT := _build/debian-bullseye
 WHEELHOUSE  := _build/autograder-wheelhouse
