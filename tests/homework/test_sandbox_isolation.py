@@ -103,20 +103,25 @@ def test_the_end_of_a_job_kills_its_user_s_processes_and_deletes_its_files(tmp_p
         sandbox.end_user(1000)
 
 
-def test_exposed_names_the_files_every_user_can_read(tmp_path):
-    os.chmod(tmp_path, 0o755)
-    open_file, closed_file = tmp_path / "open.zip", tmp_path / "closed.zip"
-    open_file.write_text("x")
-    closed_file.write_text("x")
-    closed_file.chmod(0o600)
-    hidden = tmp_path / "private"
-    hidden.mkdir(mode=0o700)
-    (hidden / "inside.zip").write_text("x")
-    found = sandbox.exposed([open_file, closed_file, hidden / "inside.zip"])
-    if all(p.stat().st_mode & 0o001 for p in tmp_path.parents):
-        assert found == [open_file]
-    else:
-        assert found == []
+def test_exposed_names_the_files_every_user_can_read():
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="homework-exposed-", dir="/tmp"))  # pytest's own is root's alone
+    try:
+        os.chmod(folder, 0o755)
+        open_file, closed_file = folder / "open.zip", folder / "closed.zip"
+        open_file.write_text("x")
+        closed_file.write_text("x")
+        closed_file.chmod(0o600)
+        hidden = folder / "private"
+        hidden.mkdir(mode=0o700)
+        (hidden / "inside.zip").write_text("x")
+        assert sandbox.exposed([open_file, closed_file, hidden / "inside.zip"]) == [open_file]
+        os.chmod(folder, 0o700)
+        assert sandbox.exposed([open_file]) == []
+    finally:
+        shutil.rmtree(folder)
 
 
 def test_gradescope_tells_students_nothing_of_a_bypass_when_no_isolation_works(tmp_path, monkeypatch, capsys):
@@ -152,3 +157,30 @@ def test_kernel_confine_leaves_root_with_no_new_privs():
     uid, nnp = done.stdout.split()
     assert int(uid) >= 200_000 and nnp == "1"
     assert kernel.PR_SET_NO_NEW_PRIVS == 38
+
+
+def test_grading_without_namespaces_refuses_while_the_key_is_readable_by_all(tmp_path, monkeypatch):
+    # A submission run as a user of its own can read what every user can: not the autograder zip.
+    import shutil
+    import tempfile
+    import zipfile
+
+    from perceptron_homework import grading
+
+    folder = Path(tempfile.mkdtemp(prefix="homework-class-", dir="/tmp"))  # pytest's own folder is root's alone
+    os.chmod(folder, 0o755)
+    autograder = folder / "hw1_perceptron-autograder.zip"
+    with zipfile.ZipFile(autograder, "w") as zf:
+        zf.writestr(grading.CONFIG, json.dumps({"assignment": "hw1_perceptron", "secret": "s", "tests": {}}))
+    autograder.chmod(0o644)
+    notebook = folder / "alice.ipynb"
+    notebook.write_text("{}")
+    monkeypatch.setattr(sandbox, "check", lambda: sandbox.USER)
+    monkeypatch.setattr(grading, "grade_one", lambda *a, **k: pytest.fail("graded"))
+    try:
+        with pytest.raises(sandbox.SandboxUnavailable, match="readable by all users"):
+            grading.grade([notebook], autograder)
+        os.chmod(folder, 0o700)
+        assert sandbox.exposed([autograder, notebook]) == []
+    finally:
+        shutil.rmtree(folder)
