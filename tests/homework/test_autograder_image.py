@@ -83,10 +83,10 @@ for folder, dirs, files in os.walk('/autograder'):
             if data is not None:
                 escaped.append(path)
                 seen.append(data)
-home = os.environ.get('HOME', '/nonexistent')
 for pattern in ['/tmp/**', '/var/tmp/**', '/root/**', '/root/.*', '/grading/out.json']:
     for path in glob.glob(pattern, recursive=True):
-        if os.path.isfile(path) and not path.startswith(home) and grab(path) is not None:
+        # its own files (IPython's, matplotlib's in its /tmp) are no leak
+        if os.path.isfile(path) and os.stat(path).st_uid != os.getuid() and grab(path) is not None:
             escaped.append(path)
 me = os.getpid()
 for pid in [p for p in os.listdir('/proc') if p.isdigit() and int(p) != me]:
