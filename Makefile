@@ -89,17 +89,22 @@ $(BWRAP):
 # as Gradescope would. Like Gradescope's images it has python3 (3.11) but not its venv module nor
 # bubblewrap: setup.sh installs those with apt-get, from the root's apt cache. A wheelhouse beside it
 # holds the grader's dependencies at the lock's versions, from which pip in the root installs offline.
+# A second root, Debian 11 (bullseye), made the same way, holds the oldest bubblewrap the grader
+# supports (0.4.1) in its apt cache, and its python3 is 3.9: the test installs that bubblewrap in the
+# Debian 12 root (Debian 11 has no Python >= 3.11) and checks that setup.sh in Debian 11 stops with
+# the reason. Each root: a few minutes and about 370 MB, made once.
 DEBIAN_ROOT := _build/debian-bookworm
+DEBIAN_OLD_ROOT := _build/debian-bullseye
 WHEELHOUSE  := _build/autograder-wheelhouse
-autograder-root: $(DEBIAN_ROOT)/.ready $(WHEELHOUSE)/.ready
-$(DEBIAN_ROOT)/.ready:
+autograder-root: $(DEBIAN_ROOT)/.ready $(DEBIAN_OLD_ROOT)/.ready $(WHEELHOUSE)/.ready
+_build/debian-%/.ready:
 	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq debootstrap; }
-	$(SUDO) rm -rf $(DEBIAN_ROOT).tmp && mkdir -p $(dir $(DEBIAN_ROOT))
-	$(SUDO) debootstrap --variant=minbase bookworm $(CURDIR)/$(DEBIAN_ROOT).tmp http://deb.debian.org/debian
-	$(SUDO) chroot $(DEBIAN_ROOT).tmp apt-get update -qq
-	$(SUDO) chroot $(DEBIAN_ROOT).tmp env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --download-only python3 python3-venv bubblewrap
-	$(SUDO) chroot $(DEBIAN_ROOT).tmp env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3
-	$(SUDO) rm -rf $(DEBIAN_ROOT) && $(SUDO) mv $(DEBIAN_ROOT).tmp $(DEBIAN_ROOT) && $(SUDO) touch $@
+	$(SUDO) rm -rf _build/debian-$*.tmp && mkdir -p _build
+	$(SUDO) debootstrap --variant=minbase $* $(CURDIR)/_build/debian-$*.tmp http://deb.debian.org/debian
+	$(SUDO) chroot _build/debian-$*.tmp apt-get update -qq
+	$(SUDO) chroot _build/debian-$*.tmp env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --download-only python3 python3-venv bubblewrap
+	$(SUDO) chroot _build/debian-$*.tmp env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3
+	$(SUDO) rm -rf _build/debian-$* && $(SUDO) mv _build/debian-$*.tmp _build/debian-$* && $(SUDO) touch $@
 $(WHEELHOUSE)/.ready: requirements.lock pyproject.toml $(STAMP)
 	$(BIN)/python -m pip download --quiet --disable-pip-version-check --only-binary=:all: -d $(WHEELHOUSE) \
 		-c requirements.lock $$($(BIN)/python -m perceptron_homework.gradescope --requirements) pip setuptools

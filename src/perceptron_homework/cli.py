@@ -125,8 +125,11 @@ def main(argv: list[str] | None = None) -> int:
                           timeout=args.timeout, unsafe_no_sandbox=args.unsafe_no_sandbox)
             print(f"score {results['score']:g}: {args.root / 'results' / 'results.json'}")
         else:
-            sandbox.check()
-            print("the sandbox works")
+            if sandbox.check() == sandbox.BWRAP:
+                print(f"the sandbox works: bubblewrap {'.'.join(map(str, sandbox.bwrap_version()))}")
+            else:
+                print("the sandbox works: bubblewrap cannot create its namespaces here, so each submission runs "
+                      "as a user id of its own (no network, limits, root's files unreadable)")
     except (sandbox.SandboxUnavailable, NoSecret, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

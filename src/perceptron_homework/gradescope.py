@@ -12,7 +12,10 @@ bubblewrap with ``apt-get``, makes a virtual environment of its own in ``/autogr
 ``pip`` into the system's Python, which Debian 12 and Ubuntu 24.04 refuse) and stops with the
 reason when a step fails. :func:`run` grades the notebook exactly as ``grade`` does, in the
 sandbox; each test becomes one entry, hidden tests shown to the student only after publication.
-Where the sandbox cannot start, :func:`run` grades nothing and says why in the results.
+Gradescope's containers refuse bubblewrap's namespaces (no CAP_SYS_ADMIN): there the notebook
+runs as a user id of its own (:data:`.sandbox.USER`), after :func:`run` has made the autograder's
+source (key, secret), the submission and the results root's alone. Only where neither works (not
+root) does :func:`run` grade nothing, saying so to the student without naming any way around it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -31,12 +35,12 @@ from . import sandbox
 from .grading import CONFIG, Assignment, grade_one
 from .submissions import notebook_problem
 
-NO_SANDBOX_FIX = (
-    "Where a platform's containers forbid the namespaces bubblewrap needs, grade there nothing: download the "
-    "submissions (Gradescope's Export Submissions) and grade them on a machine where "
-    "`perceptron-homework check-sandbox` works, with `perceptron-homework grade`; or, only if you trust every "
-    "student, rebuild this zip with `perceptron-homework gradescope-zip --unsafe-no-sandbox`, which grades "
-    "without the sandbox: a submission can then read the hidden tests' data and rewrite its own score")
+NO_ISOLATION_FOR_STUDENTS = (
+    "The autograder could not isolate your notebook, so it was not run and this score is not a grade; your "
+    "instructor has been told why and will grade it again.")
+NO_ISOLATION_FOR_INSTRUCTORS = (
+    "run_autograder: the notebook was not run: {reason}. On Gradescope run_autograder runs as root, where each "
+    "notebook runs as a user of its own when bubblewrap cannot start: see book/homework.md, 'Gradescope'.")
 
 SETUP_SH = r"""#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image (Ubuntu).
@@ -93,17 +97,21 @@ rm -rf "$VENV"
 "$PY" -m venv "$VENV" || fail "python$VERSION -m venv $VENV failed"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-input     -c "$SOURCE/constraints.txt" "$SOURCE"/wheels/*.whl -r "$SOURCE/requirements.txt"     || fail "pip could not install the grader into $VENV (is PyPI reachable from the image?)"
 "$VENV/bin/python" -m perceptron_homework --help >/dev/null || fail "the grader does not start in $VENV"
+# The key, the secret and the hidden tests' data are root's alone: a notebook run as another user reads none.
+chmod -R go-rwx "$SOURCE"
+chmod -R go-w,a+rX "$VENV"
 if "$VENV/bin/python" -m perceptron_homework check-sandbox; then
     log "done: the grader is in $VENV and its sandbox starts"
 else
-    log "WARNING: the sandbox does not start while the image is built; run_autograder checks again for each submission and grades nothing if it still cannot start"
+    log "WARNING: no sandbox starts while the image is built; run_autograder checks again for each submission"
 fi
 """
 
 RUN_AUTOGRADER = r"""#!/usr/bin/env bash
 # Gradescope runs this for every submission. It grades the notebook in /autograder/submission in
-# a bubblewrap sandbox (no network, read-only files, limits) with the virtual environment setup.sh
-# made, and writes /autograder/results/results.json. AUTOGRADER_ROOT moves /autograder; PYTHON names
+# a bubblewrap sandbox (no network, read-only files, limits), or where bubblewrap cannot start as a
+# user id of its own (no network, root's files unreadable, limits), with the virtual environment
+# setup.sh made, and writes /autograder/results/results.json. AUTOGRADER_ROOT moves /autograder; PYTHON names
 # another interpreter that has the grader installed (the project's tests use their own .venv).
 set -euo pipefail
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
@@ -216,22 +224,25 @@ def run(root: Path, *, cell_seconds: float = 60, test_seconds: float = 30, timeo
         results = {"score": 0, "tests": [], "output": f"Your submission was not graded: {problem}. Submit the "
                                                       f"notebook's .ipynb file, saved from Jupyter."}
     else:
+        isolation = None
         if unsafe_no_sandbox:
             warning = ("WARNING: graded WITHOUT the sandbox (--unsafe-no-sandbox): the notebook ran with the "
                        "autograder's rights.\n")
         else:
             warning = ""
             try:
-                sandbox.check()
+                isolation = sandbox.check()
             except sandbox.SandboxUnavailable as exc:
-                reason = f"{exc}. {NO_SANDBOX_FIX}"
-                results = {"score": 0, "tests": [], "output": (
-                    "The autograder could not start its sandbox, so your notebook was not run and this score is "
-                    f"not a grade; your instructor must fix the autograder. Reason: {reason}")}
+                reason = getattr(exc, "reason", str(exc))
+                results = {"score": 0, "tests": [], "output": NO_ISOLATION_FOR_STUDENTS}
                 (results_dir / "results.json").write_text(json.dumps(results, indent=1) + "\n")
-                raise sandbox.SandboxUnavailable(reason) from exc
-        report = grade_one((preferred or notebooks)[0], assignment, cell_seconds=cell_seconds,
-                           test_seconds=test_seconds, timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox)
+                raise sandbox.SandboxUnavailable(NO_ISOLATION_FOR_INSTRUCTORS.format(reason=reason)) from exc
+            if isolation == sandbox.USER:
+                protect(root)
+                print(f"run_autograder: bubblewrap cannot start here; the notebook runs as a user id of its own "
+                      f"(no network, limits; {root / 'source'}, the submission and the results root's alone)")
+        report = grade_one(notebook, assignment, cell_seconds=cell_seconds, test_seconds=test_seconds,
+                           timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox, isolation=isolation)
         entries = []
         for question, cases in assignment.tests.items():
             for case in cases:
@@ -247,6 +258,22 @@ def run(root: Path, *, cell_seconds: float = 60, test_seconds: float = 30, timeo
                    "tests": entries}
     (results_dir / "results.json").write_text(json.dumps(results, indent=1) + "\n")
     return results
+
+
+def protect(root: Path) -> None:
+    """Make the autograder's source (the key, the secret), the submission and the results root's
+    alone, the folders 0700 and the files 0600 (what Gradescope unpacks may be readable by all)."""
+    for name in ("source", "submission", "results"):
+        top = root / name
+        if not top.exists():
+            continue
+        for folder, dirs, files in os.walk(top):
+            os.chmod(folder, 0o700)
+            for f in files:
+                path = Path(folder, f)
+                if not path.is_symlink():
+                    path.chmod(path.stat().st_mode & 0o700)
+        os.chown(top, 0, 0)
 
 
 def grading_requirements() -> list[str]:

@@ -73,43 +73,64 @@ def plan(assignment: Assignment) -> dict:
 
 
 def grade_one(submission: Path, assignment: Assignment, *, cell_seconds: float = 60, test_seconds: float = 30,
-              timeout: float = 900, unsafe_no_sandbox: bool = False) -> dict:
-    """Grade one notebook; return its status and the score of every question and test."""
+              timeout: float = 900, unsafe_no_sandbox: bool = False, isolation: str | None = None) -> dict:
+    """Grade one notebook; return its status and the score of every question and test.
+
+    ``isolation`` is :data:`.sandbox.BWRAP` or :data:`.sandbox.USER` (default: what
+    :func:`.sandbox.check` finds); ignored with ``unsafe_no_sandbox``.
+    """
     tests = plan(assignment)
+    if not unsafe_no_sandbox and isolation is None:
+        isolation = sandbox.check()
+    alone = not unsafe_no_sandbox and isolation == sandbox.USER
     with tempfile.TemporaryDirectory(prefix="homework-job-") as tmp:
         job = Path(tmp)
-        os.chmod(job, 0o755)
+        # Without namespaces the job's user must reach its scratch folder and nothing else here:
+        # the folder is passable (0711), not listable; the files are root's alone.
+        os.chmod(job, 0o711 if alone else 0o755)
         data = Path(submission).read_bytes()
         if len(data) > MAX_NOTEBOOK:
             return _scored(assignment, None, "error: the notebook is larger than 32 MiB")
         (job / "submission.ipynb").write_bytes(data)
         out = job / "out.json"
         out.touch()
-        os.chmod(out, 0o666)
-        inside = Path("/grading") if not unsafe_no_sandbox else job
+        os.chmod(out, 0o600)  # the kernel opens it before it leaves root
+        uid = sandbox.job_uid()
+        inside = Path("/grading") if not (unsafe_no_sandbox or alone) else job
         spec = {
             "notebook": str(inside / "submission.ipynb"),
             "cell_seconds": cell_seconds,
             "test_seconds": test_seconds,
             "calls": {name: [c.to_plain() for c in calls] for name, (calls, _) in tests.items()},
-            "confine": None if unsafe_no_sandbox else {"uid": sandbox.job_uid(),
-                                                        "limits": sandbox.default_limits(timeout)},
+            "confine": None if unsafe_no_sandbox else {
+                "uid": uid, "limits": sandbox.default_limits(timeout), "no_network": alone,
+                "writable": [] if alone else ["/tmp", "/scratch"]},
         }
         (job / "spec.json").write_text(json.dumps(spec, allow_nan=False))
         for name in ("spec.json", "submission.ipynb"):
-            os.chmod(job / name, 0o644)
+            os.chmod(job / name, 0o600 if alone else 0o644)
         args = [str(inside / "spec.json"), str(inside / "out.json")]
         if unsafe_no_sandbox:
             cmd = [sys.executable, "-I", "-m", "perceptron_homework.kernel", *args]
             env = {**os.environ, **sandbox.kernel_environment(str(job), str(job))}
+            cwd = job
+        elif alone:
+            scratch = job / "scratch"
+            scratch.mkdir(mode=0o700)
+            os.chown(scratch, uid, uid)
+            cmd = [sys.executable, "-I", "-m", "perceptron_homework.kernel", *args]
+            env = sandbox.kernel_environment(str(scratch), str(scratch))
+            cwd = scratch
         else:
-            cmd, env = sandbox.command(job, args), None
+            cmd, env, cwd = sandbox.command(job, args), sandbox.kernel_environment("/scratch", "/tmp"), job
         group = None if unsafe_no_sandbox else sandbox.Cgroup.create()
         try:
-            status = _run(cmd, env, timeout, cwd=job, group=group)
+            status = _run(cmd, env, timeout, cwd=cwd, group=group)
         finally:
             if group is not None:
                 group.remove()
+            if alone:
+                sandbox.end_user(uid)
         if status.startswith("error") and 0 < out.stat().st_size < 10_000:
             try:
                 status += "; " + json.loads(out.read_text())["kernel_error"].strip().splitlines()[-1][:300]
@@ -167,20 +188,36 @@ def _scored(assignment: Assignment, verdicts: dict | None, status: str) -> dict:
 def grade(submissions: list[Path], autograder_zip: Path, *, jobs: int = 1, cell_seconds: float = 60,
           test_seconds: float = 30, timeout: float = 900, unsafe_no_sandbox: bool = False,
           secret: str | None = None) -> dict[str, dict]:
-    """Grade every submission, ``jobs`` at a time; refuse if the sandbox cannot start."""
+    """Grade every submission, ``jobs`` at a time; refuse if no isolation is possible.
+
+    Without namespaces (:data:`.sandbox.USER`), a submission's user could read what every user of
+    the machine can: grading refuses unless the autograder zip and the submissions are not
+    readable by all (:func:`.sandbox.exposed`).
+    """
     assignment = Assignment.from_zip(autograder_zip)
     if secret is not None:
         assignment = Assignment(assignment.name, secret, assignment.tests)
     if unsafe_no_sandbox:
         print("WARNING: --unsafe-no-sandbox: every submission runs UNPROTECTED, with your rights, "
               "able to read, change and delete your files and to use the network", file=sys.stderr)
+        isolation = None
     else:
-        sandbox.check()
+        isolation = sandbox.check()
+        if isolation == sandbox.USER:
+            open_to_all = sandbox.exposed([Path(autograder_zip), *map(Path, submissions)])
+            if open_to_all:
+                raise sandbox.SandboxUnavailable(
+                    f"bubblewrap cannot start here, so each submission runs as a user of its own, who can read "
+                    f"every file readable by all users; {open_to_all[0]} is one (with {len(open_to_all) - 1} "
+                    f"more): make the folders of the autograder zip and of the submissions yours alone "
+                    f"(chmod 700) and grade again")
+            print("note: bubblewrap cannot start here; each submission runs as a user id of its own without "
+                  "network (no namespaces: see book/homework.md)", file=sys.stderr)
     plan(assignment)
 
     def one(submission: Path) -> dict:
         return grade_one(submission, assignment, cell_seconds=cell_seconds, test_seconds=test_seconds,
-                         timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox)
+                         timeout=timeout, unsafe_no_sandbox=unsafe_no_sandbox, isolation=isolation)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         reports = list(pool.map(one, submissions))

@@ -146,19 +146,88 @@ def _disarm() -> None:
 
 
 def confine(spec: dict | None) -> None:
-    """Leave root for the job's own user id and set the resource limits of the spec."""
+    """Leave root for the job's own user id and set the resource limits of the spec.
+
+    Before: the folders of ``spec["writable"]`` are opened to all (old bubblewrap makes its
+    memory file systems root's), ``no_new_privs`` is set (no set-user-id program gives root back),
+    and with ``spec["no_network"]`` a seccomp filter refuses every socket but Unix ones
+    (:func:`deny_network`): where the job has no network namespace of its own.
+    """
     if not spec:
         return
     import resource
 
+    for folder in spec.get("writable", ()):
+        with contextlib.suppress(OSError):
+            os.chmod(folder, 0o1777)
+    _prctl(PR_SET_NO_NEW_PRIVS, 1)
+    if spec.get("no_network"):
+        deny_network()
     if os.getuid() == 0:
         os.setgroups([])
         os.setgid(spec["uid"])
         os.setuid(spec["uid"])
-    if os.getuid() == 0 or os.geteuid() == 0:
+    if os.getuid() == 0 or os.geteuid() == 0 or os.getgid() == 0 or os.getegid() == 0:
         raise SystemExit("the grading kernel could not leave root")
     for name, limit in spec.get("limits", {}).items():
         resource.setrlimit(getattr(resource, f"RLIMIT_{name.upper()}"), (limit, limit))
+
+
+PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
+# seccomp's view of a system call (struct seccomp_data): nr at 0, arch at 4, args[0] at 16.
+_ARCH = {"x86_64": (0xC000003E, 41, 425), "aarch64": (0xC00000B7, 198, 425)}  # audit arch, socket, io_uring_setup
+AF_UNIX = 1
+
+
+def _prctl(*args: int) -> None:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(*[ctypes.c_ulong(a) if isinstance(a, int) else a for a in args], ctypes.c_ulong(0),
+                  ctypes.c_ulong(0), ctypes.c_ulong(0)) != 0:
+        raise OSError(ctypes.get_errno(), f"prctl{args[:2]} failed")
+
+
+def deny_network() -> None:
+    """Install a seccomp filter (classic BPF, written here by hand): ``socket()`` of any family
+    but AF_UNIX and ``io_uring_setup`` fail with EACCES; a call through another ABI (x32, 32-bit)
+    fails with EPERM. Needs no privilege after ``no_new_privs``. x86_64 and aarch64 only:
+    elsewhere it raises OSError rather than pass in silence."""
+    import ctypes
+    import errno
+    import platform
+    import struct
+
+    machine = platform.machine()
+    if machine not in _ARCH:
+        raise OSError(f"no seccomp network filter for {machine}")
+    arch, socket_nr, uring_nr = _ARCH[machine]
+    ld_w, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06  # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JGE|K, BPF_RET|K
+    allow, eacces, eperm = 0x7FFF0000, 0x00050000 | errno.EACCES, 0x00050000 | errno.EPERM
+    program = [
+        (ld_w, 0, 0, 4),             # 0: A = arch
+        (jeq, 1, 0, arch),           # 1: native ABI: go on at 3
+        (ret, 0, 0, eperm),          # 2
+        (ld_w, 0, 0, 0),             # 3: A = nr
+        (jge, 6, 0, 0x40000000),     # 4: x32's numbers: refuse (11)
+        (jeq, 3, 0, socket_nr),      # 5: socket: check its family (9)
+        (jeq, 1, 0, uring_nr),       # 6: io_uring (its own sockets): refuse (8)
+        (ret, 0, 0, allow),          # 7
+        (ret, 0, 0, eacces),         # 8
+        (ld_w, 0, 0, 16),            # 9: A = family (args[0], low word)
+        (jeq, 2, 1, AF_UNIX),        # 10: AF_UNIX: allow (13), else refuse (12)
+        (ret, 0, 0, eperm),          # 11
+        (ret, 0, 0, eacces),         # 12
+        (ret, 0, 0, allow),          # 13
+    ]
+    raw = b"".join(struct.pack("HBBI", *ins) for ins in program)
+    buffer = ctypes.create_string_buffer(raw, len(raw))
+
+    class Prog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    prog = Prog(len(program), ctypes.addressof(buffer))
+    _prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.pointer(prog))
 
 
 def code_cells(notebook: dict) -> list[str]:
@@ -227,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     spec_path, out_path = argv if argv is not None else sys.argv[1:]
     spec = json.loads(Path(spec_path).read_text())
     notebook = json.loads(Path(spec["notebook"]).read_text())
+    # Opened before the kernel leaves root: the output file may be root's alone (no namespace).
+    out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
     confine(spec.get("confine"))
     # The student's prints go nowhere: a flood costs CPU time, never disk or the grader's pipe.
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -242,7 +313,10 @@ def main(argv: list[str] | None = None) -> int:
 
         text = json.dumps({"kernel_error": traceback.format_exc()[-3000:]})
         status = 3
-    with open(out_path, "w") as fh:
+    with contextlib.suppress(OSError):  # what the student's code wrote there is gone
+        os.ftruncate(out, 0)
+        os.lseek(out, 0, os.SEEK_SET)
+    with open(out, "w", closefd=False) as fh:
         fh.write(text)
     os._exit(status)  # no atexit handler of the student's runs after the outputs are written
 

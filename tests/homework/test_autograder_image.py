@@ -1,15 +1,29 @@
-"""The Gradescope autograder installs and grades in a clean Debian 12 root, as Gradescope runs it.
+"""The Gradescope autograder installs and grades in clean Debian roots, as Gradescope runs it.
 
-``make autograder-root`` makes the root once (debootstrap, minbase, with python3 but neither its
-venv module nor bubblewrap, whose packages wait in its apt cache) and a wheelhouse of the grader's
-dependencies. Each run mounts a fresh overlay of that root, so nothing of a run stays, unpacks the
-self-contained zip in ``/autograder/source`` and, chrooted in it as root with an empty
-environment and no package index (pip installs from the wheelhouse, offline): runs ``setup.sh``,
-then ``run_autograder`` on submissions laid out as Gradescope lays them out
-(``/autograder/submission/<notebook>.ipynb``, results in ``/autograder/results/results.json``):
-the answer key, a truncated notebook, the key again where bubblewrap cannot create its namespaces
-(the capability it needs removed, as in a default Docker container), and the key with the
-opt-in ``--unsafe-no-sandbox`` zip there.
+``make autograder-root`` makes two roots once (debootstrap, minbase): Debian 12 with python3 (3.11)
+but neither its venv module nor bubblewrap (0.8.0), whose packages wait in its apt cache; Debian
+11, whose python3 is 3.9 and whose apt cache holds bubblewrap 0.4.1; and a wheelhouse of the
+grader's dependencies. Each run mounts fresh overlays of those roots, so nothing of a run stays,
+unpacks the self-contained zip (of homework 1 under a private secret) in ``/autograder/source``
+and, chrooted as root with an empty environment and no package index (pip installs from the
+wheelhouse, offline), runs ``setup.sh``, then ``run_autograder`` on submissions laid out as
+Gradescope lays them out (``/autograder/submission/<notebook>.ipynb``, results in
+``/autograder/results/results.json``), one at a time:
+
+- Debian 12, bubblewrap 0.8.0, all capabilities: the key, a truncated notebook;
+- Debian 12 with CAP_SYS_ADMIN dropped from the bounding set (``setpriv``, as in a default Docker
+  container, Gradescope's): bubblewrap cannot create its namespaces, so each notebook runs as a
+  user id of its own. The key; a notebook that tries to read every file and process it can (the
+  key, the secret, the hidden tests, the results, /proc of the grader) and to send out what it
+  finds; and grader tests' fakes (empty, an infinite loop, an exit, a fork bomb, a memory hog,
+  side effects, rebinding the checks); the snooping notebook again with the opt-in
+  ``--unsafe-no-sandbox`` zip, where it must find the key (so the snooping can fail the test);
+- the same Debian 12 root with Debian 11's bubblewrap 0.4.1 in place of its own (Debian 11 has no
+  Python >= 3.11 for the grader), all capabilities: the key and the snooping notebook in bwrap
+  0.4's sandbox;
+- Debian 11: setup.sh stops with the reason (no Python >= 3.11).
+
+Nothing is skipped: without root, or without the roots, the tests fail with the reason.
 """
 
 from __future__ import annotations
@@ -22,120 +36,262 @@ import time
 import zipfile
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from perceptron_homework import gradescope
+from perceptron_homework.grading import Assignment
+from tests.homework.test_homework import FAKES, SIDE_EFFECTS, Listener, names_of, plant
 
 ROOT = Path(__file__).resolve().parents[2]
 DEBIAN = ROOT / "_build" / "debian-bookworm"
+DEBIAN_OLD = ROOT / "_build" / "debian-bullseye"
 WHEELHOUSE = ROOT / "_build" / "autograder-wheelhouse"
 ASSIGNMENT = "hw1_perceptron"
+SECRET = "image secret 7f3a"  # a private variant: the snooping notebook must never see it
+VENV_CHECKS = "/autograder/venv/lib/python3.11/site-packages/perceptron_homework/checks/__init__.py"
+SHORT = ["--cell-timeout", "10", "--test-timeout", "5", "--timeout", "120"]  # for the notebooks that hang
 
-pytestmark = [
-    pytest.mark.filterwarnings("ignore:Traits should be given as instances:DeprecationWarning"),
-    pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("setpriv"),
-                       reason="mounting the Debian root and chrooting into it needs root, unshare and setpriv"),
-]
+pytestmark = pytest.mark.filterwarnings("ignore:Traits should be given as instances:DeprecationWarning")
 
-# Runs inside `unshare --mount`: every mount below disappears with the process.
+# Reads every file under /autograder but the venv and run_autograder (which every image holds),
+# the world-writable folders, root's home and every other process's /proc entries; whatever it
+# gets it writes into /tmp and into its own answers' namespace (its only ways out), then breaks
+# its answers. A positive control first: a notebook that cannot read /usr/lib/os-release tried nothing.
+SNOOP = r"""
+import glob, os, socket, stat
+escaped, seen = [], []
+def grab(path):  # None unless something was read (a kernel thread's /proc/N/environ opens, empty)
+    try:  # regular files only, never waiting: a pipe of another process would block
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except Exception:
+        return None
+    try:
+        return os.read(fd, 1 << 16) or None if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    except Exception:
+        return None
+    finally:
+        os.close(fd)
+control = grab('/usr/lib/os-release') is not None and grab(os.__file__) is not None  # in every sandbox
+for folder, dirs, files in os.walk('/autograder'):
+    if folder.startswith('/autograder/venv'):
+        continue
+    for name in files:
+        path = os.path.join(folder, name)
+        if path != '/autograder/run_autograder':
+            data = grab(path)
+            if data is not None:
+                escaped.append(path)
+                seen.append(data)
+for pattern in ['/tmp/**', '/var/tmp/**', '/root/**', '/root/.*', '/grading/out.json']:
+    for path in glob.glob(pattern, recursive=True):
+        # its own files (IPython's, matplotlib's in its /tmp) are no leak
+        if os.path.isfile(path) and os.stat(path).st_uid != os.getuid() and grab(path) is not None:
+            escaped.append(path)
+me = os.getpid()
+for pid in [p for p in os.listdir('/proc') if p.isdigit() and int(p) != me]:
+    for name in ('environ', 'maps', 'mem', 'root/autograder/source/perceptron_homework.json'):
+        if grab(f'/proc/{pid}/{name}') is not None:
+            escaped.append(f'/proc/{pid}/{name}')
+    try:
+        for fd in os.listdir(f'/proc/{pid}/fd'):
+            if grab(f'/proc/{pid}/fd/{fd}') is not None:
+                escaped.append(f'/proc/{pid}/fd/{fd}')
+    except OSError:
+        pass
+try:
+    socket.create_connection(('127.0.0.1', {port}), timeout=2).close()
+    escaped.append('network')
+except OSError:
+    pass
+try:
+    with open('/tmp/exfiltrated', 'wb') as fh:
+        fh.write(b'\n'.join(seen) + repr(escaped).encode())
+except OSError:
+    pass
+loot = seen  # in the namespace the grader's calls see
+if not control:
+    escaped.append('no control')
+if escaped:
+    for _name in [n for n, v in list(globals().items()) if callable(v) and not n.startswith('_')]:
+        del globals()[_name]
+"""
+
+# Runs inside `unshare --mount`: every mount disappears with the process. PLAN holds one step a
+# line: `root NAME LOWER` (a fresh overlay of LOWER), `deb FILE` (installed with dpkg before setup),
+# `setup NAME [VAR=VALUE]`, `check NAME` (check-sandbox), `grade NAME NOTEBOOK CAPS RUNNER` (CAPS: all, or
+# nosysadmin).
 SCRIPT = r"""
 set -euo pipefail
-M="$SCRATCH/merged"
-mkdir -p "$SCRATCH/upper" "$SCRATCH/work" "$M"
-mount -t overlay overlay -o "lowerdir=$DEBIAN,upperdir=$SCRATCH/upper,workdir=$SCRATCH/work" "$M"
-mount -t proc proc "$M/proc"
-mount --rbind /dev "$M/dev"
-mkdir -p "$M/wheelhouse" "$M/autograder/source"
-mount --bind -o ro "$WHEELHOUSE" "$M/wheelhouse"
-cp -r "$SOURCE/." "$M/autograder/source/"
 IN_ROOT=(env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8
          PIP_NO_INDEX=1 PIP_FIND_LINKS=/wheelhouse)
+NOSYSADMIN=(setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin)
 stamp() { date +%s.%N > "$OUT/$1"; }
-
-stamp setup.start
-set +e
-chroot "$M" "${IN_ROOT[@]}" bash -c 'cd /autograder/source && ./setup.sh' > "$OUT/setup.log" 2>&1
-echo $? > "$OUT/setup.rc"
-set -e
-stamp setup.end
-chroot "$M" "${IN_ROOT[@]}" python3 -c 'import perceptron' > /dev/null 2>&1 && echo yes > "$OUT/system_python_has_it" || echo no > "$OUT/system_python_has_it"
-cp "$M/autograder/source/run_autograder" "$M/autograder/run_autograder"
-
-grade() {  # name notebook [prefix...]: one submission, as Gradescope grades it
-    local name=$1 notebook=$2; shift 2
-    rm -rf "$M/autograder/submission" "$M/autograder/results"
-    mkdir -p "$M/autograder/submission"
-    cp "$notebook" "$M/autograder/submission/$ASSIGNMENT.ipynb"
+M=""
+while read -r step name a b c; do
+  case "$step" in
+  root)
+    M="$SCRATCH/$name/merged"
+    mkdir -p "$SCRATCH/$name/upper" "$SCRATCH/$name/work" "$M"
+    mount -t overlay overlay -o "lowerdir=$a,upperdir=$SCRATCH/$name/upper,workdir=$SCRATCH/$name/work" "$M"
+    mount -t proc proc "$M/proc"
+    mount --rbind /dev "$M/dev"
+    mkdir -p "$M/wheelhouse" "$M/autograder/source" "$M/debs"
+    mount --bind -o ro "$WHEELHOUSE" "$M/wheelhouse"
+    cp -r "$SOURCE/." "$M/autograder/source/"
+    cp "$M/autograder/source/run_autograder" "$M/autograder/run_autograder" ;;
+  deb)
+    cp "$name" "$M/debs/"
+    chroot "$M" "${IN_ROOT[@]}" bash -c "dpkg -i /var/cache/apt/archives/libcap2_*.deb /debs/$(basename "$name")" \
+        > "$OUT/deb.log" 2>&1 || { cat "$OUT/deb.log" >&2; exit 1; } ;;
+  setup)
     stamp "$name.start"
     set +e
-    "$@" chroot "$M" "${IN_ROOT[@]}" /autograder/run_autograder > "$OUT/$name.log" 2>&1
+    chroot "$M" "${IN_ROOT[@]}" $a bash -c 'cd /autograder/source && ./setup.sh' > "$OUT/$name.log" 2>&1
+    echo $? > "$OUT/$name.rc"
+    set -e
+    stamp "$name.end" ;;
+  check)
+    stamp "$name.start"
+    set +e
+    chroot "$M" "${IN_ROOT[@]}" bash -c 'bwrap --version && /autograder/venv/bin/python -m perceptron_homework check-sandbox' \
+        > "$OUT/$name.log" 2>&1
+    echo $? > "$OUT/$name.rc"
+    set -e
+    stamp "$name.end" ;;
+  grade)
+    rm -rf "$M/autograder/submission" "$M/autograder/results" "$M/tmp/exfiltrated"
+    mkdir -p "$M/autograder/submission" "$M/autograder/results"
+    echo '{"score": 15, "student": "another student"}' > "$M/autograder/results/other.json"
+    cp "$a" "$M/autograder/submission/$ASSIGNMENT.ipynb"
+    cp "$c" "$M/autograder/run_autograder"
+    PREFIX=(); [ "$b" = nosysadmin ] && PREFIX=("${NOSYSADMIN[@]}")
+    stamp "$name.start"
+    set +e
+    "${PREFIX[@]}" chroot "$M" "${IN_ROOT[@]}" /autograder/run_autograder > "$OUT/$name.log" 2>&1
     echo $? > "$OUT/$name.rc"
     set -e
     stamp "$name.end"
     cp "$M/autograder/results/results.json" "$OUT/$name.json" 2>/dev/null || true
-}
-grade key "$KEY"
-grade truncated "$TRUNCATED"
-# No CAP_SYS_ADMIN in the bounding set: bubblewrap, run as root, cannot create its namespaces.
-NO_NAMESPACES=(setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin)
-grade no_namespaces "$KEY" "${NO_NAMESPACES[@]}"
-cp "$UNSAFE_RUN" "$M/autograder/run_autograder"
-grade unsafe_opt_in "$KEY" "${NO_NAMESPACES[@]}"
-# Last (it replaces the venv): setup.sh where pip finds nothing to install stops with the reason.
-stamp setup_fails.start
-set +e
-chroot "$M" "${IN_ROOT[@]}" PIP_FIND_LINKS=/nowhere bash -c 'cd /autograder/source && ./setup.sh' \
-    > "$OUT/setup_fails.log" 2>&1
-echo $? > "$OUT/setup_fails.rc"
-set -e
-stamp setup_fails.end
+    [ -e "$M/tmp/exfiltrated" ] && cp "$M/tmp/exfiltrated" "$OUT/$name.exfiltrated" || true
+    ls -a "$M/tmp" > "$OUT/$name.tmp" ;;
+  esac
+done < "$PLAN"
 """
+
+# The grader tests' fakes of homework 1 graded here without namespaces (all but the slow ones
+# that add nothing here: the others differ from `full` by a bug the sandbox does not see).
+IMAGE_FAKES = ["infinite_loop_on_nonseparable_data", "attack_fork_bomb", "attack_memory_hog", "attack_os_exit",
+               "attack_rebinding", "attack_side_effects"]
+# Without a PID namespace a notebook sees that other processes exist, and may write in /tmp
+# (its files are deleted after it): those two of the side effects are checked apart, below.
+USER_SIDE_EFFECTS = (SIDE_EFFECTS.replace("attempt('write /tmp', lambda: pathlib.Path('{tmp_file}').write_text('pwned'))\n", "")
+                     .replace("attempt('see other processes', lambda: [p for p in os.listdir('/proc') if p.isdigit() "
+                              "and int(p) > 3][5])\n", ""))
+
+
+def expected_score(assignment: Assignment, fails) -> float:
+    return sum(c["points"] for cases in assignment.tests.values() for c in cases if c["name"] not in fails)
 
 
 @pytest.fixture(scope="module")
-def image(hw1, tmp_path_factory) -> dict:
-    """setup.sh and four runs of run_autograder in a fresh overlay of the Debian root."""
-    assert (DEBIAN / ".ready").is_file() and (WHEELHOUSE / ".ready").is_file(), \
-        "the clean Debian root is not prepared: run `make autograder-root` (make test does it first)"
+def image(tmp_path_factory) -> dict:
+    """setup.sh and run_autograder in fresh overlays of the Debian 12 and 11 roots (see the docstring)."""
+    from tests.support.homework_builds import homework_build
+
+    assert os.geteuid() == 0 and shutil.which("unshare") and shutil.which("setpriv"), \
+        "mounting the Debian roots and chrooting into them needs root, unshare and setpriv (util-linux)"
+    for folder in (DEBIAN, DEBIAN_OLD, WHEELHOUSE):
+        assert (folder / ".ready").is_file(), \
+            f"{folder} is not prepared: run `make autograder-root` (make test does it first)"
+    old_debs = sorted((DEBIAN_OLD / "var/cache/apt/archives").glob("bubblewrap_0.4*.deb"))
+    assert old_debs, f"Debian 11's bubblewrap 0.4 package is not in {DEBIAN_OLD}'s apt cache: rebuild that root"
+    hw1 = homework_build(tmp_path_factory, ASSIGNMENT, secret=SECRET)
     tmp = tmp_path_factory.mktemp("image")
     zip_path = hw1 / "autograder" / f"{ASSIGNMENT}-autograder.zip"
+    assignment = Assignment.from_zip(zip_path)
+    assert assignment.secret == SECRET
     started = time.monotonic()
     wheel = gradescope.build_wheel(tmp / "wheels")
     safe = gradescope.package(zip_path, tmp / "gradescope.zip", wheels=[wheel])
     unsafe = gradescope.package(zip_path, tmp / "gradescope-unsafe.zip", wheels=[wheel], unsafe_no_sandbox=True)
     packaging = time.monotonic() - started
-    source, out = tmp / "source", tmp / "out"
+    source, out, nbs = tmp / "source", tmp / "out", tmp / "notebooks"
     out.mkdir()
+    nbs.mkdir()
     with zipfile.ZipFile(safe) as zf:
         zf.extractall(source)
     for name in ("setup.sh", "run_autograder"):
         (source / name).chmod(0o755)
+    runners = {"safe": source / "run_autograder", "unsafe": tmp / "run_autograder.unsafe",
+               "short": tmp / "run_autograder.short"}
     with zipfile.ZipFile(unsafe) as zf:
-        (tmp / "run_autograder.unsafe").write_bytes(zf.read("run_autograder"))
-    (tmp / "run_autograder.unsafe").chmod(0o755)
-    key = (hw1 / "autograder" / f"{ASSIGNMENT}.ipynb").read_bytes()
-    (tmp / "key.ipynb").write_bytes(key)
-    (tmp / "truncated.ipynb").write_bytes(key[: len(key) // 3])
-    env = {"PATH": os.environ["PATH"], "SCRATCH": str(tmp / "scratch"), "DEBIAN": str(DEBIAN),
-           "WHEELHOUSE": str(WHEELHOUSE), "SOURCE": str(source), "OUT": str(out), "ASSIGNMENT": ASSIGNMENT,
-           "KEY": str(tmp / "key.ipynb"), "TRUNCATED": str(tmp / "truncated.ipynb"),
-           "UNSAFE_RUN": str(tmp / "run_autograder.unsafe")}
-    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c", SCRIPT], env=env,
-                          capture_output=True, text=True, timeout=1200, check=False)
+        runners["unsafe"].write_bytes(zf.read("run_autograder"))
+    runners["short"].write_text(runners["safe"].read_text().replace(" --root \"$ROOT\"", " --root \"$ROOT\" "
+                                                                      + " ".join(SHORT)))
+    assert runners["short"].read_text() != runners["safe"].read_text()
+    for runner in runners.values():
+        runner.chmod(0o755)
+
+    listener = Listener()
+    key = nbformat.read(hw1 / "autograder" / f"{ASSIGNMENT}.ipynb", as_version=4)
+    values = {"home_file": "/root/.homework-attack", "victim": "/autograder/source/perceptron_homework.json",
+              "victim_dir": "/autograder/source", "tmp_file": "/tmp/homework-attack",
+              "secret_file": "/autograder/source/perceptron_homework.json", "submissions": "/autograder/submission",
+              "port": listener.port, "checks_file": VENV_CHECKS}
+    fakes = {f.name: f for f in FAKES if f.assignment == ASSIGNMENT and f.name in IMAGE_FAKES}
+    assert sorted(fakes) == sorted(IMAGE_FAKES)
+    fakes["attack_side_effects"] = type(fakes["attack_side_effects"])(
+        ASSIGNMENT, "attack_side_effects", last=USER_SIDE_EFFECTS)
+    for f in fakes.values():
+        nbformat.write(plant(key, f, values), nbs / f"{f.name}.ipynb")
+    snoop = nbformat.from_dict(json.loads(json.dumps(key)))
+    snoop.cells.append(nbformat.v4.new_code_cell(SNOOP.replace("{port}", str(listener.port))))
+    nbformat.write(snoop, nbs / "snoop.ipynb")
+    nbformat.write(key, nbs / "key.ipynb")
+    raw = (nbs / "key.ipynb").read_bytes()
+    (nbs / "truncated.ipynb").write_bytes(raw[: len(raw) // 3])
+    shutil.copy(hw1 / "student" / f"{ASSIGNMENT}.ipynb", nbs / "empty.ipynb")
+
+    def grade(name, notebook, caps="nosysadmin", runner="safe"):
+        return f"grade {name} {nbs / notebook}.ipynb {caps} {runners[runner]}"
+
+    plan = [
+        f"root bookworm {DEBIAN}", "setup setup", grade("key", "key", "all"), grade("truncated", "truncated", "all"),
+        grade("user_key", "key"), grade("user_snoop", "snoop"), grade("user_empty", "empty"),
+        *(grade(f"user_{f}", f, runner="short" if fakes[f].hangs else "safe") for f in IMAGE_FAKES),
+        grade("unsafe_snoop", "snoop", runner="unsafe"),
+        # Debian 11's bubblewrap in place of Debian 12's, in the same root (setup.sh's venv stays).
+        f"deb {old_debs[-1]}", "check check_bwrap04",
+        grade("bwrap04_key", "key", "all"), grade("bwrap04_snoop", "snoop", "all"),
+        "setup setup_fails PIP_FIND_LINKS=/nowhere",  # last: it replaces the venv
+        f"root bullseye {DEBIAN_OLD}", "setup setup_bullseye",
+    ]
+    (tmp / "plan").write_text("\n".join(plan) + "\n")
+    env = {"PATH": os.environ["PATH"], "SCRATCH": str(tmp / "scratch"), "WHEELHOUSE": str(WHEELHOUSE),
+           "SOURCE": str(source), "OUT": str(out), "ASSIGNMENT": ASSIGNMENT, "PLAN": str(tmp / "plan")}
+    try:
+        done = subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c", SCRIPT], env=env,
+                              capture_output=True, text=True, timeout=2400, check=False)
+    finally:
+        listener.close()
     assert done.returncode == 0, done.stderr
     runs = {}
-    for name in ("setup", "key", "truncated", "no_namespaces", "unsafe_opt_in", "setup_fails"):
+    for line in plan:
+        step, name = line.split()[:2]
+        if step not in ("setup", "grade", "check"):
+            continue
         runs[name] = {
             "rc": int((out / f"{name}.rc").read_text()), "log": (out / f"{name}.log").read_text(),
             "seconds": float((out / f"{name}.end").read_text()) - float((out / f"{name}.start").read_text()),
             "results": json.loads((out / f"{name}.json").read_text()) if (out / f"{name}.json").exists() else None,
+            "exfiltrated": (out / f"{name}.exfiltrated").read_bytes() if (out / f"{name}.exfiltrated").exists() else None,
+            "tmp": (out / f"{name}.tmp").read_text().split() if (out / f"{name}.tmp").exists() else None,
         }
-    runs["packaging_seconds"] = packaging
-    runs["system_python_has_it"] = (out / "system_python_has_it").read_text().strip()
-    runs["zip"] = safe
-    print("autograder image times (s):", {k: round(v["seconds"], 1) for k, v in runs.items() if isinstance(v, dict)},
+    print("autograder image times (s):", {k: round(v["seconds"], 1) for k, v in runs.items()},
           "packaging", round(packaging, 1))
-    return runs
+    return {"runs": runs, "zip": safe, "assignment": assignment, "fakes": fakes, "listener": listener.count,
+            "key_text": raw.decode()}
 
 
 def test_the_zip_carries_the_wheel_and_installs_nothing_from_git(image):
@@ -149,49 +305,91 @@ def test_the_zip_carries_the_wheel_and_installs_nothing_from_git(image):
 
 
 def test_setup_makes_its_own_venv_with_bubblewrap_in_a_clean_debian_root(image):
-    setup = image["setup"]
+    setup = image["runs"]["setup"]
     assert setup["rc"] == 0, setup["log"]
     log = setup["log"]
     assert "Python 3.11: /usr/bin/python3" in log
     assert "installing python3.11-venv" in log and "installing bubblewrap" in log
+    assert "the sandbox works: bubblewrap 0.8.0" in log and "bubblewrap 0.8.0" in log
     assert "done: the grader is in /autograder/venv and its sandbox starts" in log
-    assert image["system_python_has_it"] == "no", "setup.sh installed into the system's Python"
 
 
 def test_run_autograder_grades_the_key_in_the_sandbox(image):
-    key = image["key"]
-    assert key["rc"] == 0, key["log"]
-    results = key["results"]
-    assert results["score"] == 15 and results["output"] == "status: ok"
-    assert sum(t["max_score"] for t in results["tests"]) == 15 and all(t["score"] == t["max_score"]
-                                                                        for t in results["tests"])
+    for name in ("key", "user_key", "bwrap04_key"):
+        run = image["runs"][name]
+        assert run["rc"] == 0, (name, run["log"])
+        results = run["results"]
+        assert results["score"] == 15 and results["output"] == "status: ok", (name, results)
+        assert sum(t["max_score"] for t in results["tests"]) == 15
+        assert all(t["score"] == t["max_score"] for t in results["tests"]), name
+    assert "runs as a user id of its own" not in image["runs"]["key"]["log"]
+    assert "runs as a user id of its own" in image["runs"]["user_key"]["log"]
+
+
+def test_bubblewrap_0_4_from_debian_11_grades_in_its_sandbox(image):
+    check = image["runs"]["check_bwrap04"]
+    assert check["rc"] == 0, check["log"]
+    assert check["log"].splitlines() == ["bubblewrap 0.4.1", "the sandbox works: bubblewrap 0.4.1"]
+    assert "runs as a user id of its own" not in image["runs"]["bwrap04_key"]["log"]
+
+
+def test_setup_in_debian_11_stops_with_the_reason(image):
+    run = image["runs"]["setup_bullseye"]
+    assert run["rc"] == 1, run["log"]
+    assert "setup.sh: FAILED: the grader needs Python >= 3.11" in run["log"]
 
 
 def test_a_truncated_notebook_gets_zero_and_the_reason(image):
-    run = image["truncated"]
+    run = image["runs"]["truncated"]
     assert run["rc"] == 0, run["log"]
     assert run["results"]["score"] == 0
     assert "not graded: not a notebook: invalid JSON" in run["results"]["output"]
 
 
-def test_without_namespaces_run_autograder_refuses_and_names_the_fix(image):
-    run = image["no_namespaces"]
-    assert run["rc"] == 2
-    assert "bubblewrap cannot create a sandbox" in run["log"] and "Operation not permitted" in run["log"]
-    output = run["results"]["output"]
-    assert run["results"]["score"] == 0 and "your notebook was not run" in output
-    assert "perceptron-homework grade" in output and "gradescope-zip --unsafe-no-sandbox" in output
-
-
-def test_the_unsafe_opt_in_grades_without_the_sandbox_and_says_so(image):
-    run = image["unsafe_opt_in"]
+@pytest.mark.parametrize("name", ["user_snoop", "bwrap04_snoop"])
+def test_a_snooping_notebook_reads_nothing_and_sends_nothing_out(image, name):
+    run = image["runs"][name]
     assert run["rc"] == 0, run["log"]
-    assert run["results"]["score"] == 15
+    assert run["results"]["score"] == 15, run["results"]  # it found nothing: it kept its answers
+    everything = run["log"] + json.dumps(run["results"])
+    assert SECRET not in everything and "another student" not in everything
+    assert run["exfiltrated"] is None  # /tmp: gone with the job (user) or never there (bwrap)
+
+
+def test_the_snooping_notebook_finds_the_key_where_nothing_stops_it(image):
+    # The same notebook, graded by the opt-in zip without any isolation: it reads the secret, and so
+    # loses its answers; the full scores above are the isolation's, not a snoop that tried nothing.
+    run = image["runs"]["unsafe_snoop"]
+    assert run["rc"] == 0, run["log"]
     assert run["results"]["output"].startswith("WARNING: graded WITHOUT the sandbox")
+    assert run["results"]["score"] < 15
+    assert SECRET.encode() in run["exfiltrated"] and b"'network'" in run["exfiltrated"]
+    assert image["listener"] == 1  # its connection: none from the isolated runs (snoop, side effects)
+
+
+def test_fakes_score_as_in_the_sandbox_without_namespaces(image):
+    assignment = image["assignment"]
+    for name, f in image["fakes"].items():
+        run = image["runs"][f"user_{name}"]
+        assert run["rc"] == 0, (name, run["log"])
+        assert run["results"]["score"] == expected_score(assignment, f.fails), (name, run["results"])
+        assert run["results"]["output"].startswith(f"status: {f.status}"), (name, run["results"]["output"])
+        assert "homework-attack" not in run["tmp"], name  # written as the job's user, deleted after it
+    empty = image["runs"]["user_empty"]
+    assert empty["rc"] == 0 and empty["results"]["score"] == 0
+    loop = image["runs"]["user_infinite_loop_on_nonseparable_data"]
+    assert loop["results"]["score"] == expected_score(assignment, names_of(ASSIGNMENT, "q4")) < 15
+
+
+def test_no_student_is_told_of_a_bypass(image):
+    for name, run in image["runs"].items():
+        if name != "unsafe_snoop" and run["results"] is not None:
+            assert "unsafe" not in json.dumps(run["results"]), name
+            assert "unsafe" not in run["log"], name
 
 
 def test_setup_stops_with_the_reason_when_a_step_fails(image):
-    run = image["setup_fails"]
+    run = image["runs"]["setup_fails"]
     assert run["rc"] == 1
     assert run["log"].strip().splitlines()[-1] == (
         "setup.sh: FAILED: pip could not install the grader into /autograder/venv (is PyPI reachable from the image?)")

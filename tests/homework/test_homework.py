@@ -612,6 +612,8 @@ def test_grading_refuses_without_a_sandbox(built, tmp_path, monkeypatch, capsys)
     key = tmp_path / "key.ipynb"
     key.write_text("{}")
     monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    # Where the grader is root it would run each submission as a user of its own: not here.
+    monkeypatch.setattr(sandbox, "user_isolation_problem", lambda: "the grader is not root")
     code = cli.main(["grade", str(zip_of(built, "hw2_linear_classifiers")), str(key), "--out", str(tmp_path / "s.csv")])
     assert code == 2 and not (tmp_path / "s.csv").exists()
     message = capsys.readouterr().err
