@@ -98,7 +98,7 @@ DEBIAN_OLD_ROOT := _build/debian-bullseye
 WHEELHOUSE  := _build/autograder-wheelhouse
 autograder-root: $(DEBIAN_ROOT)/.ready $(DEBIAN_OLD_ROOT)/.ready $(WHEELHOUSE)/.ready
 _build/debian-%/.ready:
-	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq debootstrap; }
+	@command -v debootstrap >/dev/null || { $(APT) update -qq && $(APT) install -y -qq debootstrap; }
 	$(SUDO) rm -rf _build/debian-$*.tmp && mkdir -p _build
 	$(SUDO) debootstrap --variant=minbase $* $(CURDIR)/_build/debian-$*.tmp http://deb.debian.org/debian
 	$(SUDO) chroot _build/debian-$*.tmp apt-get update -qq
