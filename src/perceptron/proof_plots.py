@@ -49,7 +49,7 @@ def plot_proof_race(q: ProofQuantities, ax: Axes | None = None, *, legend: bool 
     k = np.geomspace(1, 1.6 * max(q.bound, 1.0), 100)
     ax.loglog(k, k * q.margin, color=CLASS_COLORS[-1], label="kγ (proved lower bound)")
     ax.loglog(k, np.sqrt(k) * q.radius, color=CLASS_COLORS[1], label="√k R (proved upper bound)")
-    ax.loglog(q.k, q.alignment, "o", ms=3, color=CLASS_COLORS[-1], label="w*·w_k (measured)")
+    ax.loglog(q.k, q.alignment, "o", ms=3, color=CLASS_COLORS[-1], label="u·w_k (measured)")
     ax.loglog(q.k, np.sqrt(q.sq_norm), "s", ms=3, color=CLASS_COLORS[1], label="‖w_k‖ (measured)")
     ax.axvline(q.bound, color=BOUNDARY_COLOR, ls="--", lw=1, label="k = (R/γ)²")
     plain_log_ticks(ax)
@@ -103,7 +103,7 @@ def plot_proof_inequalities(q: ProofQuantities, *, title: str | None = None) -> 
     # number of updates is the proved lower bound, which rises with k and may never pass 1.
     panels = [(q.sq_norm, q.sq_norm_bound, r"$\|w_k\|^2 / \eta^2$", r"$\|w_k\|^2 \leq k R^2$",
                "measured", "proved bound"),
-              (q.alignment, q.alignment_bound, r"$w^* \cdot w_k / \eta$", r"$w^* \cdot w_k \geq k \gamma$",
+              (q.alignment, q.alignment_bound, r"$u \cdot w_k / \eta$", r"$u \cdot w_k \geq k \gamma$",
                "measured", "proved bound"),
               (q.cosine, q.cosine_bound, r"$\cos \theta_k$", r"$\sqrt{k}\, \gamma / R \leq \cos \theta_k \leq 1$",
                r"measured $\cos \theta_k$", r"lower bound $\sqrt{k}\, \gamma / R$")]

@@ -123,7 +123,7 @@ def test_proof_race_plots_the_measured_run_between_the_proved_bounds():
     q = _tight_run()
     ax = plot_proof_race(q)
     lines = {line.get_label(): line for line in ax.get_lines()}
-    alignment = lines["w*·w_k (measured)"].get_ydata()
+    alignment = lines["u·w_k (measured)"].get_ydata()
     length = lines["‖w_k‖ (measured)"].get_ydata()
     np.testing.assert_allclose(alignment, q.alignment)
     np.testing.assert_allclose(length, np.sqrt(q.sq_norm))

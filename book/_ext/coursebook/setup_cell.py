@@ -44,10 +44,11 @@ FIRST_LINE = "# Setup: the book's `perceptron` package"
 TAGS = ["remove-cell"]  # hidden in the HTML book; nbval and every Jupyter still run it
 
 TEMPLATE = '''\
-# Setup: the book's `perceptron` package ({dist} {version}). Does
-# nothing where it works; elsewhere (Colab, JupyterHub, Kaggle) installs it,
-# from $PERCEPTRON_INSTALL_FROM if set, replacing PyPI's unrelated one, and
-# reinstalls it where that one overwrote or removed its files.
+# Setup: the book's `perceptron` package; you need not read this cell.
+# It does nothing where {dist} {version} works; elsewhere (Colab,
+# JupyterHub, Kaggle) installs it, from $PERCEPTRON_INSTALL_FROM if set,
+# replacing PyPI's unrelated one, and reinstalls it where that one
+# overwrote or removed its files.
 import importlib
 import importlib.metadata as md
 import os
