@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import types
 from pathlib import Path
 
 import pytest
@@ -93,10 +94,7 @@ def test_paper_is_letter_or_a4(monkeypatch):
 
 def test_every_box_of_the_pdf_asks_for_room_before_it_starts():
     """A theorem's, proof's or solution's title bar never ends a page (tests/pdf checks the PDF itself)."""
-    class Config:
-        latex_elements = {"preamble": "x"}
-
-    config = Config()
+    config = types.SimpleNamespace(latex_elements={"preamble": "x"})
     pdf.keep_titles_with_bodies(None, config)
     pdf.keep_titles_with_bodies(None, config)  # connected once per build, but idempotent
     assert config.latex_elements["preamble"] == "x" + pdf.KEEP_WITH_BODY

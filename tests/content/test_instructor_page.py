@@ -21,12 +21,12 @@ def section(title: str) -> str:
 def test_every_chapter_has_a_learning_outcome():
     outcomes = section("Learning outcomes")
     for number, chapter in enumerate(CHAPTERS, start=1):
-        assert re.search(rf"^{number}\. \*\*[^*]+\*\* \(\{{doc\}}`\.\./notebooks/{chapter.stem}`\)", outcomes, re.M), \
+        assert re.search(rf"^{number}\. \*\*[^*]+\*\* \(\{{doc\}}`\.\./notebooks/{chapter.stem}`\)", outcomes, re.MULTILINE), \
             f"no learning outcome for chapter {number} ({chapter.stem})"
 
 
 def test_every_chapter_has_homework_exercises_that_it_defines():
-    rows = dict(re.findall(r"^\| (\d+) \| (.+) \|$", section("Exercises for homework"), flags=re.M))
+    rows = dict(re.findall(r"^\| (\d+) \| (.+) \|$", section("Exercises for homework"), flags=re.MULTILINE))
     for number, chapter in enumerate(CHAPTERS, start=1):
         assert str(number) in rows, f"no homework exercises listed for chapter {number}"
         labels = re.findall(r"<([\w-]+)>`", rows[str(number)])

@@ -29,9 +29,15 @@ from importlib import metadata
 from pathlib import Path
 
 import nbformat
-import tinker  # tests/environments/tinker.py, beside this script
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
+
+# tests/environments/tinker.py: beside this script when it runs in the Colab-like environment (no `tests`
+# package there), a sibling module when pytest's --doctest-modules imports this file.
+if __package__:
+    from . import tinker
+else:
+    import tinker
 
 KERNEL = "colab-like"
 

@@ -378,7 +378,10 @@ def test_fakes_score_as_in_the_sandbox_without_namespaces(image):
     empty = image["runs"]["user_empty"]
     assert empty["rc"] == 0 and empty["results"]["score"] == 0
     loop = image["runs"]["user_infinite_loop_on_nonseparable_data"]
-    assert loop["results"]["score"] == expected_score(assignment, names_of(ASSIGNMENT, "q4")) < 15
+    # The loop ignores max_epochs: question 4's tests and question 3's public check of max_epochs fail
+    # (as in tests/homework/test_homework.py's fake of the same name).
+    loop_fails = [*names_of(ASSIGNMENT, "q4"), "test_train_small_example"]
+    assert loop["results"]["score"] == expected_score(assignment, loop_fails) < 15
 
 
 def test_no_student_is_told_of_a_bypass(image):

@@ -259,7 +259,7 @@ class QuickCheckAnswersAtChapterEnd(SphinxPostTransform):
                 name = f"Quick check {number[0]}.{k}"
                 question = box.children[0]
                 asked = nodes.paragraph("", "", nodes.strong("", f"{name}. "), *question.children,
-                                        nodes.emphasis("", f" (Answer at the end of the chapter.)"))
+                                        nodes.emphasis("", " (Answer at the end of the chapter.)"))
                 section.replace(box, asked)
                 answer = nodes.container("", nodes.paragraph("", "", nodes.strong("", f"{name}. "),
                                                              *[c.deepcopy() for c in question.children]))

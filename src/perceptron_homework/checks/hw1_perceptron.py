@@ -144,7 +144,7 @@ def variant(secret: str) -> dict:
     v.update(
         rule_text=RULE_TEXT[v["rule"]], bias_text=BIAS_TEXT[v["bias"]],
         is_mistake_code=RULE_CODE[v["rule"]], new_bias_code=BIAS_CODE[v["bias"]],
-        lr_bias_arg=LR_BIAS_ARG[v["bias"]], is_mistake_doc=IS_MISTAKE_DOC[v["rule"]], update_doc=UPDATE_DOC[v["bias"]],
+        lr_seed_and_bias=f"{v['lr_seed']}{LR_BIAS_ARG[v['bias']]}", is_mistake_doc=IS_MISTAKE_DOC[v["rule"]], update_doc=UPDATE_DOC[v["bias"]],
         errors_code=ERRORS_CODE[v["rule"]], q6_bias=Q6_BIAS[v["bias"]],
         epochs_mistakes=str([epochs_mistakes(v, n) for n in EPOCHS]),
         xor_mistakes_fingerprint=fingerprint(ASSIGNMENT, "q4 updates", run.mistakes),
