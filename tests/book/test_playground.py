@@ -32,11 +32,21 @@ RULES = ["margin", "sign"]
 MAX_EPOCHS = 10
 
 
+def open_playground(browser, server, **options) -> OfflinePage:
+    """The playground opened offline (``options`` as for :class:`OfflinePage`), once its UI is ready."""
+    offline = OfflinePage(browser, server, **options)
+    try:
+        offline.open(PAGE)
+        offline.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
+    except BaseException:
+        offline.close()
+        raise
+    return offline
+
+
 @pytest.fixture(scope="module")
 def playground(browser, server):
-    page = OfflinePage(browser, server)
-    page.open(PAGE)
-    page.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
+    page = open_playground(browser, server)
     yield page
     page.close()
 
@@ -517,9 +527,7 @@ class Student:
 
 @pytest.fixture
 def student(browser, server):
-    offline = OfflinePage(browser, server)
-    offline.open(PAGE)
-    offline.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
+    offline = open_playground(browser, server)
     yield Student(offline)
     offline.close()
 
@@ -766,10 +774,8 @@ def test_counts_are_singular_for_one(student):
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_page_does_not_scroll_sideways(browser, server, width):
-    offline = OfflinePage(browser, server, viewport={"width": width, "height": 900})
+    offline = open_playground(browser, server, viewport={"width": width, "height": 900})
     try:
-        offline.open(PAGE)
-        offline.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
         student = Student(offline)
         student.press("clear")
         student.key_point(0.9, 0, +1)
@@ -789,11 +795,9 @@ def test_tasks_done_pass_axe(browser, server, mode):
     (its mark, the news line) and axe-core's WCAG 2.0/2.1 A and AA rules check the playground again."""
     axe = ROOT / "node_modules" / "axe-core" / "axe.min.js"
     assert axe.exists(), f"{axe} is missing: `make node_modules` installs the pinned axe-core"
-    offline = OfflinePage(browser, server, color_scheme=mode)
+    offline = open_playground(browser, server, color_scheme=mode)
     try:
-        offline.open(PAGE)
         page = offline.page
-        page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
         assert page.evaluate("document.documentElement.dataset.theme") == mode
         student = Student(offline)
         student.press("clear")
@@ -825,9 +829,7 @@ class Phone(Student):
 
 @pytest.fixture
 def phone(browser, server):
-    offline = OfflinePage(browser, server, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    offline.open(PAGE)
-    offline.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
+    offline = open_playground(browser, server, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     yield Phone(offline)
     offline.close()
 
@@ -928,10 +930,8 @@ def test_each_task_says_what_went_wrong(student):
 @pytest.mark.parametrize("width", [390, 1280])
 def test_dropdown_labels_are_shown_whole(browser, server, width):
     """Every option of every select fits its box (the preset read "Chapter 2: the 30 p..." at 1280 px)."""
-    offline = OfflinePage(browser, server, viewport={"width": width, "height": 900})
+    offline = open_playground(browser, server, viewport={"width": width, "height": 900})
     try:
-        offline.open(PAGE)
-        offline.page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
         cut = offline.page.evaluate("""() => [...document.querySelectorAll('.pp select')].flatMap(s => {
             const style = getComputedStyle(s), pen = document.createElement('canvas').getContext('2d');
             pen.font = style.font;
