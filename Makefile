@@ -10,7 +10,7 @@ UV_VERSION := 0.13.9
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT  := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=600
 
-.PHONY: bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
+.PHONY: quiz bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
 
 install: $(STAMP)
 
@@ -195,6 +195,15 @@ lighthouse: $(STAMP) browser node_modules
 # for Canvas, canvas/bank_NN.zip (QTI, made by text2qti from canvas/bank_NN.txt).
 banks: $(STAMP)
 	$(BIN)/python -m coursebook.banks --export _build/banks
+
+# A private quiz (src/perceptron_homework/quiz.py): the banks' concept questions with the declared numbers
+# redrawn and the options reordered by the homework's secret, in _build/quiz (bank_NN.md for students,
+# bank_NN_key.md, moodle.xml, questions.csv, canvas/bank_NN.zip). The secret as for `make homework`
+# (HOMEWORK_SECRET_FILE=path make quiz); never printed.
+quiz: $(STAMP)
+	$(if $(filter command line,$(origin HOMEWORK_SECRET)),$(error $(SECRET_ON_COMMAND_LINE)))
+	$(if $(HOMEWORK_SECRET_FILE),HOMEWORK_SECRET_FILE="$(HOMEWORK_SECRET_FILE)") \
+	  $(BIN)/python -m perceptron_homework quiz --out _build/quiz
 
 # A course plan: which chapters in which session (book/_ext/coursebook/plan.py). `make plan SESSIONS=4
 # MINUTES=75` (a timetable made for you), `make plan CHAPTERS="1, 2 | 4+ | 5" MINUTES=90` (your choice,

@@ -9,6 +9,7 @@
     perceptron-homework gradescope [--root /autograder]
     perceptron-homework gradescope-zip AUTOGRADER_ZIP [--out ZIP] [--wheel WHL ...]
     perceptron-homework check-sandbox
+    perceptron-homework quiz [--out _build/quiz] (--secret-file F | $HOMEWORK_SECRET_FILE | $HOMEWORK_SECRET)
 """
 
 from __future__ import annotations
@@ -97,6 +98,13 @@ def main(argv: list[str] | None = None) -> int:
 
     sub.add_parser("check-sandbox", help="start an empty sandbox, or say why it cannot start")
 
+    p = sub.add_parser("quiz", help="write a private quiz of the banks' concept questions: numbers redrawn and "
+                                    "options reordered by the secret, with its key (Markdown, Moodle XML, Canvas QTI)")
+    p.add_argument("--out", type=Path, default=Path("_build/quiz"))
+    p.add_argument("--secret-file", type=Path,
+                   help=f"file holding the secret (default: ${SECRET_FILE_ENV}, else ${SECRET_ENV}), as for build")
+    p.set_defaults(public=False)
+
     args = parser.parse_args(argv)
     try:
         if args.command == "build":
@@ -107,6 +115,15 @@ def main(argv: list[str] | None = None) -> int:
             for master in masters:
                 dest = build(master.resolve(), args.out.resolve(), secret=secret, run_tests=not args.no_run_tests)
                 print(f"built {dest}")
+        elif args.command == "quiz":
+            from .quiz import write
+
+            if not (args.secret_file or os.environ.get(SECRET_FILE_ENV) or os.environ.get(SECRET_ENV)):
+                raise NoSecret("no secret: a private quiz draws its numbers from the homework's secret; give "
+                               f"--secret-file FILE (or ${SECRET_FILE_ENV}, or ${SECRET_ENV}); the public quiz is "
+                               "`make banks`")
+            for path in write(build_secret(args), args.out.resolve()):
+                print(path)
         elif args.command == "grade":
             return _grade(args)
         elif args.command == "regrade":

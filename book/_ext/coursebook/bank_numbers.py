@@ -210,7 +210,7 @@ def _q4_2(q: Data):
 @computes("Q5.2")
 def _q5_2(q: Data):
     R, gamma = q.given("R"), q.given("\\gamma")
-    return (R / gamma) ** 2, [R / gamma, 2 * R / gamma, (2 * R / gamma) ** 2]
+    return (R / gamma) ** 2, [R / gamma, 2 * R / gamma, (2 * R / gamma) ** 2, 2]   # 2: the 2 of 2R/gamma
 
 
 @computes("Q6.9")

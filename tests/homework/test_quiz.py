@@ -1,0 +1,208 @@
+"""The private quiz (perceptron_homework.quiz, `make quiz`): numbers redrawn by the secret, keys recomputed here."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from coursebook import banks
+from perceptron_homework import quiz
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRETS = ("first class secret: quokka", "another term, another secret")
+REDRAWN = {"Q1.1", "Q1.7", "Q5.2", "Q6.9", "Q6.10", "Q9.2"}
+
+
+def number(text: str) -> float:
+    return float(re.search(r"-?\d+(?:\.\d+)?", text).group(0))
+
+
+def vector(text: str, name: str) -> np.ndarray:
+    return np.array([float(x) for x in re.search(rf"{name} = \(([^()]*)\)", text).group(1).split(",")])
+
+
+def scalar(text: str, pattern: str) -> float:
+    return float(re.search(pattern, text).group(1))
+
+
+def sqrt_value(text: str) -> float:
+    found = re.search(r"\\sqrt\{(\d+)\}", text)
+    return math.sqrt(float(found.group(1))) if found else number(text)
+
+
+# Each question's key, recomputed here from its stem alone (not with the declarations or bank_numbers).
+def key_q1_1(q):
+    w, b = vector(q.stem, "w"), scalar(q.stem, r"\$b = (\d+)\$")
+    return b / np.linalg.norm(w), number(q.options[q.answer])
+
+
+def key_q1_7(q):
+    x = vector(q.stem, r"\$x")
+    return math.sqrt(x @ x + 1), sqrt_value(q.options[q.answer])
+
+
+def key_q5_2(q):
+    R, gamma = scalar(q.stem, r"R = ([\d.]+)"), scalar(q.stem, r"\\gamma = ([\d.]+)")
+    return (R / gamma) ** 2, number(q.options[q.answer])
+
+
+def key_q6_9(q):
+    R, gamma = scalar(q.stem, r"R = ([\d.]+)"), scalar(q.stem, r"\\gamma = ([\d.]+)")
+    assert "No deterministic learner" in q.options[q.answer]
+    return (R / gamma) ** 2, number(q.options[q.answer])
+
+
+def key_q6_10(q):
+    n, M = scalar(q.stem, r"n = (\d+)"), scalar(q.stem, r"M = (\d+)")
+    delta = 1 - scalar(q.stem, r"at least \$([\d.]+)\$")
+    shown = float(re.search(r"\\approx ([\d.]+)", q.options[q.answer]).group(1))
+    return M / n + math.sqrt(2 * math.log(1 / delta) / n), shown
+
+
+def key_q9_2(q):
+    n, d, K = (scalar(q.stem, r"(\d+) points"), scalar(q.stem, r"\\mathbb\{R\}\^(\d+)"),
+               scalar(q.stem, r"(\d+) classes"))
+    points, coordinates = map(float, re.match(r"(\d+) points with (\d+) coordinates", q.options[q.answer]).groups())
+    assert coordinates == K * (d + 1)
+    return n * (K - 1), points
+
+
+KEYS = {"Q1.1": key_q1_1, "Q1.7": key_q1_7, "Q5.2": key_q5_2, "Q6.9": key_q6_9, "Q6.10": key_q6_10,
+        "Q9.2": key_q9_2}
+
+
+def private(secret: str) -> dict[str, banks.Question]:
+    return {q.name: q for path, text in quiz.private_banks(secret) for q in banks.parse(text, banks.bank_number(path))}
+
+
+@pytest.fixture(scope="module")
+def public():
+    return {q.name: q for path in banks.bank_files() for q in banks.questions(path)}
+
+
+@pytest.fixture(scope="module")
+def quizzes():
+    return [private(secret) for secret in SECRETS]
+
+
+def test_the_declared_questions_are_the_redrawn_ones_and_every_draw_checks():
+    assert set(quiz.check_banks()) == REDRAWN
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_each_key_is_right_recomputed_from_the_drawn_stem(quizzes, index):
+    for name, recompute in KEYS.items():
+        expected, shown = recompute(quizzes[index][name])
+        assert abs(expected - shown) <= (5e-4 if name == "Q6.10" else 1e-9), (name, expected, shown)
+
+
+@pytest.mark.parametrize("name", sorted(KEYS))
+def test_every_possible_draw_gives_a_key_this_test_recomputes(name):
+    path = next(p for p in banks.bank_files() if name in p.read_text(encoding="utf-8"))
+    text, bank = path.read_text(encoding="utf-8"), banks.bank_number(path)
+    start, end = next((s, e) for s, e, n in banks.sections(text) if n == name)
+    spec = quiz.declarations(text)[name]
+    for draw in quiz.draws(name, spec):
+        q = banks.parse(quiz.substitute(text[start:end], quiz.values(name, spec, draw)), bank)[0]
+        expected, shown = KEYS[name](q)
+        assert abs(expected - shown) <= (5e-4 if name == "Q6.10" else 1e-9), (name, draw, expected, shown)
+
+
+def test_two_secrets_give_other_numbers_than_the_public_bank_and_than_each_other(public, quizzes):
+    for q in quizzes:
+        for name in REDRAWN:
+            assert q[name].options[q[name].answer] != public[name].options[public[name].answer], name
+            assert q[name].stem != public[name].stem, name
+    assert [quizzes[0][n].stem for n in sorted(REDRAWN)] != [quizzes[1][n].stem for n in sorted(REDRAWN)]
+    # The letters are reshuffled too: the public key's letters do not answer the private quiz.
+    names = sorted(public)
+    assert [quizzes[0][n].answer for n in names] != [public[n].answer for n in names]
+    assert [quizzes[0][n].answer for n in names] != [quizzes[1][n].answer for n in names]
+
+
+def test_the_same_secret_gives_the_same_quiz(quizzes):
+    again = private(SECRETS[0])
+    assert again == quizzes[0]
+
+
+def test_an_undeclared_question_keeps_its_text_and_only_its_order_changes(public, quizzes):
+    q, p = quizzes[0]["Q3.1"], public["Q3.1"]
+    assert q.stem == p.stem and sorted(q.options.values()) == sorted(p.options.values())
+    assert q.options[q.answer] == p.options[p.answer]
+
+
+def one_bank(tmp_path, monkeypatch, old: str, new: str) -> None:
+    """Make the quiz read bank 1 alone, with ``old`` replaced by ``new`` in its text."""
+    text = (banks.BANKS / "bank_01.md").read_text(encoding="utf-8")
+    assert old in text
+    (tmp_path / "bank_01.md").write_text(text.replace(old, new, 1), encoding="utf-8")
+    monkeypatch.setattr(banks, "bank_files", lambda: [tmp_path / "bank_01.md"])
+
+
+def test_a_declaration_that_does_not_reproduce_the_public_text_is_refused(tmp_path, monkeypatch):
+    one_bank(tmp_path, monkeypatch, '"0.4": t/n', '"0.4": t/n**2')
+    with pytest.raises(ValueError, match=r"Q1\.1: the public draw gives \{'0.4': '0.08'\}"):
+        quiz.check_banks()
+
+
+def test_a_draw_whose_explanation_would_be_wrong_is_refused(tmp_path, monkeypatch):
+    # Without "5": n, Q1.1's explanation would keep "/ 5" under w = (6, -8): bank_numbers' audit names it.
+    one_bank(tmp_path, monkeypatch, ' "5": n,', "")
+    with pytest.raises(ValueError, match=r"Q1\.1: the draw .* does not check"):
+        quiz.check_banks()
+
+
+def test_the_public_bank_and_its_export_ignore_the_declarations():
+    for path in banks.bank_files():
+        text = path.read_text(encoding="utf-8")
+        cut = text.split(f"\n## {quiz.SECTION}")[0] + "\n"
+        assert banks.parse(text, banks.bank_number(path)) == banks.parse(cut, banks.bank_number(path))
+
+
+def test_make_quiz_writes_every_export_without_printing_the_secret(tmp_path):
+    secret = SECRETS[0]
+    (tmp_path / "secret.txt").write_text(secret + "\n")
+    env = {**os.environ, "HOMEWORK_SECRET_FILE": str(tmp_path / "secret.txt")}
+    env.pop("HOMEWORK_SECRET", None)
+    out = tmp_path / "quiz"
+    run = subprocess.run([sys.executable, "-m", "perceptron_homework", "quiz", "--out", str(out)],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    assert secret not in run.stdout + run.stderr and "quokka" not in run.stdout + run.stderr
+    files = sorted(p for p in out.rglob("*") if p.is_file())
+    assert {p.name for p in files} >= {"moodle.xml", "questions.csv", "bank_01.md", "bank_01_key.md",
+                                       "bank_01.txt", "bank_01.zip"}
+    for p in files:
+        data = p.read_bytes()
+        if p.suffix == ".zip":
+            with zipfile.ZipFile(p) as z:
+                data = b"".join(z.read(n) for n in z.namelist())
+        assert secret.encode() not in data and b"quokka" not in data, p
+    drawn = private(secret)
+    student = (out / "bank_01.md").read_text(encoding="utf-8")
+    assert drawn["Q1.1"].stem in student and "**Answer" not in student and "CC BY 4.0" in student
+    assert drawn["Q1.1"].stem.split("$")[1] in (out / "moodle.xml").read_text(encoding="utf-8")
+    with zipfile.ZipFile(out / "canvas" / "bank_01.zip") as z:
+        names = z.namelist()
+        manifest = z.read("imsmanifest.xml").decode()
+        body = "".join(z.read(n).decode() for n in names if n.endswith(".xml"))
+    assert "creativecommons.org/licenses/by/4.0" in manifest
+    w = drawn["Q1.1"].stem.split("$w = (")[1].split(")")[0]
+    assert w in body
+
+
+def test_make_quiz_without_a_secret_names_where_to_give_it():
+    env = {k: v for k, v in os.environ.items() if k not in ("HOMEWORK_SECRET", "HOMEWORK_SECRET_FILE")}
+    run = subprocess.run([sys.executable, "-m", "perceptron_homework", "quiz", "--out", "/nonexistent/quiz"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=120, check=False)
+    assert run.returncode == 2 and "HOMEWORK_SECRET_FILE" in run.stderr and "make banks" in run.stderr
+    with pytest.raises(ValueError, match="make banks"):
+        quiz.write("public", Path("/nonexistent"))
