@@ -181,9 +181,22 @@ def add_grading_files(zip_path: Path, assignment: Assignment) -> None:
     tmp.replace(zip_path)
 
 
+def student_setup_cell(source: str) -> str:
+    """The setup cell of a notebook students get: it installs the package from the student repository
+    (``repository.student_url`` in _config.yml or ``$STUDENT_URL``, else ``repository.url``; see
+    coursebook.student), never from a private course's own repository, which students cannot read.
+    Outside the book's checkout (no ``coursebook`` to import) the master's cell is kept."""
+    try:
+        from coursebook import setup_cell, student
+    except ImportError:
+        return source
+    return setup_cell.cell_source("GRADER = " in source, url=student.student_links()["url"])
+
+
 def ready_to_hand_out(notebook: Path, name: str) -> None:
-    """The setup cell first, then otter's cell, which finds the notebook's file by its content; and the
-    CC BY 4.0 notice of the text after the first Markdown cell.
+    """The setup cell first (installing from the student repository, :func:`student_setup_cell`), then
+    otter's cell, which finds the notebook's file by its content; and the CC BY 4.0 notice of the text
+    after the first Markdown cell.
 
     otter puts ``import otter`` in the notebook's first cell; where otter is not installed yet
     (Colab, a hub, a fresh environment) that cell failed before the setup cell could install it.
@@ -196,6 +209,7 @@ def ready_to_hand_out(notebook: Path, name: str) -> None:
     if len(init) != 1 or len(setup) != 1:
         raise RuntimeError(f"{notebook.name}: expected one otter cell and one setup cell, found {len(init)} and "
                            f"{len(setup)}")
+    nb.cells[setup[0]].source = student_setup_cell(nb.cells[setup[0]].source)
     cell = nb.cells.pop(init[0])
     cell.source = INIT_CELL.format(name=name)
     setup_at = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(SETUP_FIRST_LINE))
