@@ -329,5 +329,6 @@ def write(secret: str, folder: Path) -> list[Path]:
         writer = csv.DictWriter(handle, fieldnames=banks.CSV_FIELDS)
         writer.writeheader()
         writer.writerows({"bank": q.bank, "id": q.name, "title": q.title, "stem": q.stem, **q.options,
-                          "answer": q.answer, "explanation": q.explanation} for bank in all_questions for q in bank)
+                          "answer": q.answer, "explanation": q.explanation, "licence": banks.notice()}
+                         for bank in all_questions for q in bank)
     return [xml, table, *written_files]

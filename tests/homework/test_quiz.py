@@ -206,3 +206,16 @@ def test_make_quiz_without_a_secret_names_where_to_give_it():
     assert run.returncode == 2 and "HOMEWORK_SECRET_FILE" in run.stderr and "make banks" in run.stderr
     with pytest.raises(ValueError, match="make banks"):
         quiz.write("public", Path("/nonexistent"))
+
+
+def test_every_csv_row_carries_the_licence(tmp_path):
+    """LICENSE-TEXT: the banks are CC BY 4.0; the CSV export (public and private) says so on every row."""
+    import csv
+
+    banks.export(tmp_path / "public")
+    quiz.write(SECRETS[1], tmp_path / "private")
+    for folder in ("public", "private"):
+        with (tmp_path / folder / "questions.csv").open(encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+        assert len(rows) >= 60 and all(row["licence"] == banks.notice() for row in rows), folder
+        assert "CC BY 4.0" in rows[0]["licence"]

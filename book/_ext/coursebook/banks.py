@@ -15,7 +15,7 @@ number its own data do not give (:mod:`coursebook.bank_numbers`, naming the ques
 a learning management system: ``DIR/moodle.xml`` (Moodle XML, Moodle's question bank import, one
 category per bank; math as MathJax's ``\\( \\)`` delimiters, which Moodle's and Canvas's filters read)
 and ``DIR/questions.csv`` (one row per question: bank, id, title, stem, options A-D, answer,
-explanation; in the banks' Markdown) for clicker tools and spreadsheets and, for Canvas, one quiz
+explanation, in the banks' Markdown, and the licence notice) for clicker tools and spreadsheets and, for Canvas, one quiz
 per bank: ``DIR/canvas/bank_NN.txt`` in text2qti's plain-text quiz format and ``DIR/canvas/bank_NN.zip``,
 the QTI 1.2 package text2qti makes of it (Canvas: Settings, Import Course Content, "QTI .zip file";
 math becomes Canvas's own equation images, read from the course's Canvas).
@@ -375,7 +375,7 @@ def canvas_qti(source: str, name: str) -> bytes:
     return qti.zip_bytes()
 
 
-CSV_FIELDS = ["bank", "id", "title", "stem", "A", "B", "C", "D", "answer", "explanation"]
+CSV_FIELDS = ["bank", "id", "title", "stem", "A", "B", "C", "D", "answer", "explanation", "licence"]  # licence: notice()
 
 
 def export(folder: Path) -> list[Path]:
@@ -391,7 +391,8 @@ def export(folder: Path) -> list[Path]:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
         writer.writeheader()
         writer.writerows({"bank": q.bank, "id": q.name, "title": q.title, "stem": q.stem, **q.options,
-                          "answer": q.answer, "explanation": q.explanation} for bank in banks for q in bank)
+                          "answer": q.answer, "explanation": q.explanation, "licence": notice()}
+                         for bank in banks for q in bank)
     canvas = folder / "canvas"
     canvas.mkdir(exist_ok=True)
     labels = _chapter_labels()
