@@ -167,14 +167,39 @@ def test_the_public_bank_and_its_export_ignore_the_declarations():
         assert banks.parse(text, banks.bank_number(path)) == banks.parse(cut, banks.bank_number(path))
 
 
-def test_make_quiz_writes_every_export_without_printing_the_secret(tmp_path):
-    secret = SECRETS[0]
-    (tmp_path / "secret.txt").write_text(secret + "\n")
+@pytest.fixture(scope="module")
+def cli(tmp_path_factory):
+    """`perceptron-homework quiz` (what `make quiz` runs) with SECRETS[0] in a file: (its run, its folder)."""
+    tmp_path = tmp_path_factory.mktemp("quiz")
+    (tmp_path / "secret.txt").write_text(SECRETS[0] + "\n")
     env = {**os.environ, "HOMEWORK_SECRET_FILE": str(tmp_path / "secret.txt")}
     env.pop("HOMEWORK_SECRET", None)
     out = tmp_path / "quiz"
     run = subprocess.run([sys.executable, "-m", "perceptron_homework", "quiz", "--out", str(out)],
                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300, check=False)
+    return run, out
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    """Every file's bytes; a zip's by member (text2qti's zips differ only in their timestamps)."""
+    found = {}
+    for p in sorted(q for q in folder.rglob("*") if q.is_file()):
+        if p.suffix == ".zip":
+            with zipfile.ZipFile(p) as z:
+                found.update({f"{p.relative_to(folder)}:{n}": z.read(n) for n in z.namelist()})
+        else:
+            found[str(p.relative_to(folder))] = p.read_bytes()
+    return found
+
+
+def test_the_same_secret_writes_the_same_files(cli, tmp_path):
+    quiz.write(SECRETS[0], tmp_path / "again")
+    assert contents(tmp_path / "again") == contents(cli[1])
+
+
+def test_make_quiz_writes_every_export_without_printing_the_secret(cli):
+    secret = SECRETS[0]
+    run, out = cli
     assert run.returncode == 0, run.stderr
     assert secret not in run.stdout + run.stderr and "quokka" not in run.stdout + run.stderr
     files = sorted(p for p in out.rglob("*") if p.is_file())
@@ -208,14 +233,13 @@ def test_make_quiz_without_a_secret_names_where_to_give_it():
         quiz.write("public", Path("/nonexistent"))
 
 
-def test_every_csv_row_carries_the_licence(tmp_path):
+def test_every_csv_row_carries_the_licence(cli, tmp_path):
     """LICENSE-TEXT: the banks are CC BY 4.0; the CSV export (public and private) says so on every row."""
     import csv
 
-    banks.export(tmp_path / "public")
-    quiz.write(SECRETS[1], tmp_path / "private")
-    for folder in ("public", "private"):
-        with (tmp_path / folder / "questions.csv").open(encoding="utf-8") as handle:
+    banks.export(tmp_path)
+    for table in (tmp_path / "questions.csv", cli[1] / "questions.csv"):
+        with table.open(encoding="utf-8") as handle:
             rows = list(csv.DictReader(handle))
-        assert len(rows) >= 60 and all(row["licence"] == banks.notice() for row in rows), folder
+        assert len(rows) >= 60 and all(row["licence"] == banks.notice() for row in rows), table
         assert "CC BY 4.0" in rows[0]["licence"]
