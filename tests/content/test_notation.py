@@ -154,7 +154,7 @@ def test_a_star_is_the_best_and_a_unit_separator_is_u():
 
 def test_one_gamma_row_and_m_is_a_loss_argument():
     """Bare gamma has one row (a margin a bound assumes); m is a loss's argument, not chapter 5's m(v)."""
-    rows = [r for r in NOTATION.read_text(encoding="utf-8").splitlines() if r.startswith(r"| $\gamma$") or r.startswith(r"| $\gamma > 0$")]
+    rows = [r for r in NOTATION.read_text(encoding="utf-8").splitlines() if r.startswith((r"| $\gamma$", r"| $\gamma > 0$"))]
     assert len(rows) == 2 and "as in chapter 5" in rows[1], rows  # chapter 5's row and chapter 9's pointer to it
     assert "m(v)" not in markdown("05_convergence")
 
