@@ -6,8 +6,8 @@ score strictly more than every other class, ``s_y <= max_{r != y} s_r``. On a mi
 gains the point and the highest-scoring other class (the *rival*, the earlier class on a tie) loses
 it: ``w_y += x``, ``w_r -= x``.
 
-Kesler's construction turns this into the binary perceptron without bias: with ``phi(x, k)`` the
-vector of ``n_classes`` blocks that holds ``x`` in block ``k`` and zeros elsewhere, the point
+Kesler's construction turns this into the binary perceptron without bias: with ``phi(x, y)`` the
+vector of ``n_classes`` blocks that holds ``x`` in block ``y`` (class ``y``'s) and zeros elsewhere, the point
 ``(x, y)`` becomes the ``n_classes - 1`` points ``z_r = phi(x, y) - phi(x, r)``, all labelled +1, and
 the stacked weights ``v = (w_1, ..., w_K)`` score them ``v.z_r = s_y - s_r``. The update above is the
 binary update ``v += z_r`` on the lowest-scoring of them, which is how the mistake bound
@@ -15,7 +15,7 @@ binary update ``v += z_r`` on the lowest-scoring of them, which is how the mista
 
 The bias modes are those of :func:`~perceptron.train`: every point is augmented with the constant
 ``kappa`` (1 for ``"one"``, ``R`` for ``"radius"``, none for ``"none"``) and each class learns
-``b_k / kappa`` as the weight of that coordinate.
+``b_y / kappa`` as the weight of that coordinate.
 """
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ def kesler_train(
 
 def multiclass_margin(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> float:
     """The largest multiclass margin ``gamma``: the best ``min_i min_{r != y_i} (w~_{y_i} - w~_r).x~_i``
-    over stacked weights of unit length, ``sum_k ||w~_k||**2 = 1``.
+    over stacked weights of unit length, ``sum_y ||w~_y||**2 = 1``.
 
     It is the largest margin through the origin of Kesler's points (:func:`kesler_points`), and is
     positive exactly when some ``(W, b)`` classifies every point correctly with ``bias``.

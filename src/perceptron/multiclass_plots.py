@@ -90,7 +90,7 @@ def plot_claims(
     """Where one-vs-all's binary classifiers agree: each point of the plane tinted by who claims it.
 
     ``scores_fn`` maps an ``(m, 2)`` array to the ``(m, n_classes)`` scores of the classifiers
-    "class k against the rest"; class ``k`` *claims* a point when its score is positive. A point
+    "class y against the rest"; class ``y`` *claims* a point when its score is positive. A point
     claimed by exactly one class takes that class's tint; a point claimed by none is light grey,
     one claimed by several dark grey. The contours are the lines where a score is 0.
 
@@ -163,7 +163,7 @@ def update_states(run: MulticlassResult, X: ArrayLike) -> list[np.ndarray]:
     Returns
     -------
     list of ndarray of shape (n_classes, n_features + 1)
-        ``mistakes + 1`` arrays: row ``k`` of each is ``(w_k, b_k)``; the first is zero and the last
+        ``mistakes + 1`` arrays: row ``y`` of each is ``(w_y, b_y)``; the first is zero and the last
         is the run's ``(W, b)``.
 
     Raises

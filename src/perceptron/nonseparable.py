@@ -72,16 +72,16 @@ def weights_at_epoch_ends(
     w = np.zeros(d) if w0 is None else check_w(w0, d, name="w0").copy()
     b = check_scalar(b0, "b0")
     W = np.empty((result.epochs + 1, d))
-    B = np.empty(result.epochs + 1)
-    W[0], B[0] = w, b
+    biases = np.empty(result.epochs + 1)
+    W[0], biases[0] = w, b
     updates = iter(result.history)
     pending = next(updates, None)
     for epoch in range(1, result.epochs + 1):
         while pending is not None and pending.epoch <= epoch:  # the last update of the pass wins
             w, b = pending.w, pending.b
             pending = next(updates, None)
-        W[epoch], B[epoch] = w, b
-    return W, B
+        W[epoch], biases[epoch] = w, b
+    return W, biases
 
 
 def find_cycle(X: ArrayLike, y: ArrayLike, *, bias: str = "one", max_epochs: int = 10_000) -> Cycle | None:

@@ -276,14 +276,14 @@ def online_pass(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> OnlinePass:
     mode = check_bias(bias)
     step_b = {"one": 1.0, "radius": _max_row_norm(Xa) ** 2, "none": 0.0}[mode]
     n, d = Xa.shape
-    W, B, mistaken = np.zeros((n, d)), np.zeros(n), np.zeros(n, dtype=bool)
+    W, biases, mistaken = np.zeros((n, d)), np.zeros(n), np.zeros(n, dtype=bool)
     w, b = np.zeros(d), 0.0
     for t in range(n):
-        W[t], B[t] = w, b
+        W[t], biases[t] = w, b
         if ya[t] * (w @ Xa[t] + b) <= 0:
             mistaken[t] = True
             w, b = w + ya[t] * Xa[t], b + ya[t] * step_b
-    return OnlinePass(w=W, b=B, mistaken=mistaken)
+    return OnlinePass(w=W, b=biases, mistaken=mistaken)
 
 
 def online_to_batch_bound(mistakes: int, n: int, delta: float = 0.05) -> float:

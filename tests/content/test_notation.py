@@ -98,3 +98,77 @@ def test_the_package_docstrings_use_the_books_letters():
     assert "c_k" not in averaged and "nu_k" in averaged
     doc = pc.adversary_sequence.__doc__
     assert "``N = floor((R / gamma)**2)``" in doc and "``k = floor" not in doc
+
+
+# Issue 34, item 3: one meaning per symbol, no exceptions.
+
+CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("[01][0-9]_*.ipynb"))
+BANKS = sorted((ROOT / "book" / "instructor").glob("bank_*.md"))
+
+
+def code_cells(stem: str) -> str:
+    nb = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+
+
+def everything() -> dict[str, str]:
+    """Every text the rule covers: chapters, banks, homework notebooks and checks, the package's source."""
+    texts = {stem: markdown(stem) for stem in CHAPTERS}
+    texts |= {p.name: p.read_text(encoding="utf-8") for p in BANKS}
+    for pattern in ("notebooks/homework/*.ipynb", "src/perceptron_homework/**/*.py", "src/perceptron/*.py"):
+        texts |= {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in ROOT.glob(pattern)}
+    return texts
+
+
+def test_the_notation_page_has_no_exceptions():
+    """The page used to excuse w_k (class k in chapter 9) and gamma (other margins in chapters 6 and 9)."""
+    head = NOTATION.read_text(encoding="utf-8").split("## Symbols")[0]
+    assert "except" not in head.replace("no exceptions", "") and "second meaning" not in head
+    assert "The subscript $k$ counts updates" in head
+    assert "class $k$" not in notation_row("$w_y, b_y$")
+    assert "another kind of margin" not in NOTATION.read_text(encoding="utf-8")
+
+
+def test_the_subscript_k_never_names_a_class():
+    """w_k is the weight after k updates; chapter 9's class weights are w_y (a label), never w_k."""
+    for name, text in everything().items():
+        for bad in (r"class \$k\$", r"class k against", r"\bs_k\(x", r"\\phi\(x, k\)", r"sum_k \\lVert w", r"row \$k\$ holding",
+                    r"\(w_k, b_k\) per class", r"weight vector \$w_k\$ and a bias \$b_k\$"):
+            assert not re.search(bad, text), (name, bad)
+
+
+def test_epsilon_is_a_test_error_only():
+    """Chapter 5's cosine argument wrote its margin as epsilon, chapter 6's test error is epsilon(h)."""
+    for stem in CHAPTERS:
+        if stem != "06_nonseparable":
+            assert not re.search(r"\\v?arepsilon|\\epsilon", markdown(stem)), stem
+    assert r"\varepsilon(h)" in notation_row(r"$\varepsilon(h)$")
+
+
+def test_a_star_is_the_best_and_a_unit_separator_is_u():
+    """w* is the maximum-margin hyperplane; any unit separator (bank 5, chapter 9's stacked weights) is u."""
+    for name, text in everything().items():
+        assert not re.search(r"unit \$w\^\\star\$ (separates|has|satisfy|with)|stacked weights \$v\^\\star\$|v\^\\star =", text), name
+    assert "never an arbitrary separator" in NOTATION.read_text(encoding="utf-8")
+
+
+def test_one_gamma_row_and_m_is_a_loss_argument():
+    """Bare gamma has one row (a margin a bound assumes); m is a loss's argument, not chapter 5's m(v)."""
+    rows = [r for r in NOTATION.read_text(encoding="utf-8").splitlines() if r.startswith((r"| $\gamma$", r"| $\gamma > 0$"))]
+    assert len(rows) == 2 and "as in chapter 5" in rows[1], rows  # chapter 5's row and chapter 9's pointer to it
+    assert "m(v)" not in markdown("05_convergence")
+
+
+def test_the_cycling_proof_reuses_no_letter_of_the_page():
+    """The proof had d (features), u (unit vector), e (basis vector), m (margin), V and J (chapter 10), s (scale)."""
+    text = markdown("06_nonseparable")
+    proof = text[text.index("The proof of the perceptron cycling theorem"):text.index("## Exact cycles")]
+    for letter in "dueVJsm":
+        assert not symbol_in_math(proof, letter), (letter, symbol_in_math(proof, letter)[:2])
+
+
+def test_biases_are_b_in_code_and_B_is_the_cycling_constant():
+    sources = [code_cells("06_nonseparable")] + [p.read_text(encoding="utf-8") for p in (ROOT / "src" / "perceptron").glob("*.py")]
+    for text in sources:
+        assert not re.search(r"(?<![\w.\"'])B\[|(?<![\w.])B = np\.", text)
+    assert "its constant $B$" in notation_row("$z_i$; $B$, $C$")

@@ -42,7 +42,7 @@ BOOK_RULES = {"rule": "margin", "tie": "earlier", "rows": "true", "lms_factor": 
 # What differs from the book, one item per rule (and the storage, which always does).
 STORAGE_TEXT = (
     "*Storage and numbering* (every variant): the weights and biases of all classes are one matrix `W`, row "
-    "$k$ holding $w_k$ followed by $b_k$ (the book's definitions write $w_k$ and $b_k$ apart), and the classes are numbered "
+    "$y$ holding $w_y$ followed by $b_y$ (the book's definitions write $w_y$ and $b_y$ apart), and the classes are numbered "
     "$0, \\dots, K-1$ (the book's definitions number them from 1).")
 DIFFERENCE_TEXT = {
     "rule": "*The mistake rule* (questions 1 and 2): a point is a mistake only when the predicted class is wrong, "
@@ -409,7 +409,7 @@ def test_points_mistakes(rng, v):
         assert not q1_problem(out[2][0], q1[0]) and bool(out[3][1]) == q1[1], FIX_Q1_FIRST
         W, mistakes = out[0]
         count = out[1]
-        assert np.shape(W) == (N_CLASSES, 3), "W has one row (w_k, b_k) per class: shape (3, 3) here"
+        assert np.shape(W) == (N_CLASSES, 3), "W has one row (w_y, b_y) per class: shape (3, 3) here"
         assert int(mistakes) == mistakes and mistakes > 0, "mistakes counts the updates: a positive whole number"
         assert count == mistakes, "points_mistakes is not the count train_multiclass returned"
         assert fingerprint(ASSIGNMENT, "q2", int(mistakes)) == v["mistakes_fingerprint"], (
