@@ -224,3 +224,22 @@ def test_make_plan_takes_the_instructors_chapters():
     bad = subprocess.run(["make", "--no-print-directory", "-s", "plan", "CHAPTERS=1, 2 | 4 | 5", "MINUTES=70"],
                          cwd=ROOT, capture_output=True, text=True, check=False)
     assert bad.returncode != 0 and "session 1 (chapters 1, 2)" in bad.stderr
+
+
+def test_solution_text_in_the_cells_that_open_and_close_a_gate_is_not_read(tmp_path):
+    """A gated solution often starts in its exercise's cell (text after {solution-start}) and ends in a cell
+    whose text comes before {solution-end}: that text is the solution too ("exercises and their solutions
+    are not part of the words", book/instructors.md), not reading."""
+    def md(text):
+        return {"cell_type": "markdown", "metadata": {}, "source": text}
+    words = " ".join(["w"] * 120)                     # one minute of prose
+    solution = " ".join(["s"] * 1200)                 # ten minutes, if it were read
+    cells = [md(f"# T\n\n{words}"),
+             md(f"```{{exercise}}\n:label: e\n\nDo it.\n```\n\n```{{solution-start}} e\n:class: dropdown\n```\n\n{solution}"),
+             {"cell_type": "code", "metadata": {}, "source": "1", "outputs": [], "execution_count": None},
+             md(f"{solution}\n\n```{{solution-end}}\n```\n\n{words}")]
+    path = tmp_path / "99_x.ipynb"
+    path.write_text(json.dumps({"cells": cells}), encoding="utf-8")
+    chapter = course_plan.measure(path)
+    assert chapter.prose_words == chapter.core[0] == 2 + 240      # "# T" and the two paragraphs
+    assert chapter.core_reading == chapter.reading == 2 and chapter.code_cells == 0
