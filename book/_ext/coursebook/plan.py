@@ -132,7 +132,15 @@ def measure(path: Path) -> Chapter:
             continue
         if unseen:
             continue
+        # The first and last cells of a gated solution also hold solution text: after its
+        # {solution-start} and before its {solution-end}. That text is a solution, not reading.
+        in_solution = was_inside
         for kind, text in myst.split(source):
+            if kind == "solution":
+                opening = text.lstrip().split("\n", 1)[0]
+                in_solution = "{solution-start}" in opening or (in_solution and "{solution-end}" not in opening)
+            if in_solution and kind != "solution":
+                kind = "solution"
             count = len(text.split())
             words[kind] += count
             if kind == "prose":
