@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 
 import perceptron as pc
-
-ROOT = Path(__file__).resolve().parents[2]
+from coursebook import CHAPTERS, ROOT
 
 
 def markdown(stem: str) -> str:
@@ -173,7 +171,7 @@ def test_no_citation_label_is_a_title():
     chapter 3 printed "[2-1: Linear Classifiers, n.d.]"."""
     entries = bib_entries()
     cited = set()
-    for path in [*sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")), *sorted((ROOT / "book").rglob("*.md"))]:
+    for path in [*CHAPTERS, *sorted((ROOT / "book").rglob("*.md"))]:
         for keys in re.findall(r"\{cite(?::[pt])?\}`([^`]+)`", path.read_text(encoding="utf-8")):
             cited.update(k.strip() for k in keys.split(","))
     titled = sorted(k for k in cited if k in entries

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+from coursebook import CHAPTERS, ROOT
 
 NUMBER = re.compile(r"(?<![\w.^_{\\])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w}])")
 SCI = re.compile(r"(\d+(?:\.\d+)?)\s*\\times\s*10\^\{(-?\d+)\}")

@@ -14,9 +14,7 @@ import numpy as np
 import pytest
 
 import perceptron as pc
-
-ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+from coursebook import CHAPTERS, ROOT
 
 
 def notebook(stem: str, folder: str = "notebooks") -> dict:
