@@ -37,7 +37,6 @@ from .content import (  # noqa: F401
     OPTION,
     Bank,
     Question,
-    bank_files,
     distractor_items,
     parse,
     sections,
