@@ -34,9 +34,9 @@ book: $(STAMP) node_modules setup-cells
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
 # The student edition in _build/student: the HTML book, the notebooks (and the PDF where the project
-# builds one) without any solution and without the instructor pages (book/_ext/coursebook/student.py).
+# builds one) without any solution and without the instructor pages (book/_ext/coursebook/edition.py).
 student: $(STAMP) node_modules setup-cells
-	$(BIN)/python -m coursebook.student
+	$(BIN)/python -m coursebook.edition
 
 # Every notebook's setup cell (chapters and homework masters) written from _config.yml's repository.url
 # and the version (book/_ext/coursebook/setup_cell.py): a fork's first build makes them install from the
@@ -47,17 +47,17 @@ setup-cells: $(STAMP)
 # A private course: the student edition built for a public student repository and pushed there, the
 # branch `student` (tagged v<version>; Binder, Colab, the hub and the setup cells open it) and the site
 # on `gh-pages`, after a check that it holds no solution, homework master, hidden test or bank key and
-# links to no other repository (book/_ext/coursebook/student.py; README, "A private course"):
+# links to no other repository (book/_ext/coursebook/edition.py; README, "A private course"):
 #   make publish-student REMOTE=git@github.com:you/course-student.git
 #   make publish-student REMOTE=<any git remote> STUDENT_URL=https://github.com/you/course-student
 # Run `make homework` first (with your secret) to publish the homework's student notebooks too.
 publish-student: $(STAMP) node_modules setup-cells
 	@test -n "$(REMOTE)" || { echo "error: name the student repository: make publish-student REMOTE=<git remote> [STUDENT_URL=https://github.com/owner/name]" >&2; exit 2; }
-	$(BIN)/python -m coursebook.student --publish '$(REMOTE)' $(if $(STUDENT_URL),--url '$(STUDENT_URL)')
+	$(BIN)/python -m coursebook.edition --publish '$(REMOTE)' $(if $(STUDENT_URL),--url '$(STUDENT_URL)')
 
 # The student edition's PDF, _build/student/perceptron.pdf (TeX Live as for `make pdf`).
 student-pdf: $(STAMP) texlive
-	PAPER=$(PAPER) $(BIN)/python -m coursebook.student --pdf
+	PAPER=$(PAPER) $(BIN)/python -m coursebook.edition --pdf
 
 given = $(filter command line environment,$(origin $(1)))
 PLAN_ARGS = $(if $(call given,SESSIONS),--sessions $(SESSIONS)) $(if $(call given,MINUTES),--minutes $(MINUTES)) \

@@ -10,11 +10,12 @@ Every stage that reads a chapter or a bank outside Sphinx (``solutions``, ``note
 - :func:`statements` is the one label map: every labelled ``{prf:...}`` block of the chapters;
 - :func:`parse` is the one reader of a bank's concept questions (:class:`Question`), :func:`bank` a
   bank file as :class:`Bank`;
-- :func:`png_size` reads a PNG's size from its header.
+- :func:`png_size` reads a PNG's size from its header, :func:`frame_name` names a figure's file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import struct
@@ -174,6 +175,11 @@ def png_size(data: bytes) -> tuple[int, int] | None:
     return struct.unpack(">II", data[16:24])
 
 
+def frame_name(png: bytes) -> str:
+    """The file name in ``_images/`` of a slider frame (or a figure's phone variant): named by its content."""
+    return f"frame-{hashlib.sha256(png).hexdigest()[:20]}.png"
+
+
 # ---- the question banks -----------------------------------------------------------------------
 
 LETTERS = "ABCD"
@@ -278,7 +284,3 @@ def bank_files(folder: Path = BANKS) -> list[Path]:
 
 def bank(number: int) -> Bank:
     return Bank(BANKS / f"bank_{number:02d}.md")
-
-
-def all_banks() -> list[Bank]:
-    return [Bank(path) for path in bank_files()]

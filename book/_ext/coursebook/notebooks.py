@@ -418,7 +418,7 @@ def point_launch_buttons(app: Sphinx, pagename: str, templatename: str, context:
 
     Binder keeps the repository's main branch (its environment has jupyterlab-myst, which renders
     the MyST sources as the book does) unless ``binder_branch`` names another ref: the student
-    edition sets both to the student branch (coursebook.student), whose notebooks have no
+    edition sets both to the student branch (coursebook.edition), whose notebooks have no
     solutions. Runs after sphinx-book-theme's add_launch_buttons (501).
     """
     branch = app.config.jupyter_notebooks_branch
