@@ -7,7 +7,8 @@ PYTEST := $(BIN)/python -m pytest
 UV_VERSION := 0.13.9
 # apt-get as root (or through sudo), waiting up to 10 minutes for another process's dpkg lock
 # instead of failing at once.
-SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+IS_ROOT := $(filter 0,$(shell id -u))
+SUDO := $(if $(IS_ROOT),,sudo)
 APT  := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=600
 
 .PHONY: bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
@@ -208,7 +209,7 @@ plan: $(STAMP)
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) --ServerApp.default_url=/lab/tree/notebooks \
 		--LabApp.extra_labextensions_path=$(CURDIR)/labextensions \
-		$(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+		$(if $(IS_ROOT),--allow-root) $(LAB_ARGS)
 
 bench: $(STAMP) browser
 	$(BIN)/python benchmarks/run.py
