@@ -11,7 +11,7 @@ IS_ROOT := $(filter 0,$(shell id -u))
 SUDO := $(if $(IS_ROOT),,sudo)
 APT  := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=600
 
-.PHONY: bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
+.PHONY: serve bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
 
 install: $(STAMP)
 
@@ -184,6 +184,11 @@ pdf: $(STAMP) texlive
 pdf-test: $(STAMP) texlive
 	$(MAKE) --no-print-directory -j2 --output-sync=target pdf student-pdf
 	PAPER=$(PAPER) $(PYTEST) -p no:cacheprovider tests/pdf
+
+# The built book served on 127.0.0.1 as GitHub Pages serves it (gzip, a 10-minute cache), at the URL it
+# prints; the same server as the browser tests' and the benchmarks' (book/_ext/coursebook/serve.py).
+serve: $(STAMP)
+	$(BIN)/python -m coursebook.serve _build/html
 
 # Lighthouse (desktop preset) over every chapter, served gzip-compressed as GitHub Pages serves it;
 # scores per page in _build/reports/lighthouse.json and benchmarks/README.md. A measurement, not a CI
