@@ -11,7 +11,7 @@ IS_ROOT := $(filter 0,$(shell id -u))
 SUDO := $(if $(IS_ROOT),,sudo)
 APT  := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=600
 
-.PHONY: serve bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
+.PHONY: serve oldest-requirements bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
 
 install: $(STAMP)
 
@@ -140,19 +140,26 @@ test: $(STAMP) browser sandbox rscript node_modules
 	$(PYTEST) -n 2 --dist loadfile --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf --durations=25
 
-# The oldest versions pyproject.toml allows, so that its lower bounds are tested claims: each bound of
-# [project].dependencies pinned (book/_ext/coursebook/oldest.py) and installed from wheels in a scratch
-# environment by uv (pip's resolver takes minutes here), then the package tests and every docstring
-# example run against that install. .ci/run calls it after `make test`.
+# The oldest versions pyproject.toml allows, so that its lower bounds are tested claims: uv resolves
+# [project].dependencies at their lowest versions (--resolution lowest-direct: each `name>=X` at X), the
+# test tools as requirements.lock pins them; the set is installed from wheels in a scratch environment,
+# then the package tests and every docstring example run against that install. .ci/run calls it after
+# `make test`. `make -s oldest-requirements` prints the set.
 # The package's own tests: one file per module of src/perceptron (tests/package/test_training.py for
 # training.py, test_validation.py for _validation.py), the compiled-pass and import-structure tests.
 PACKAGE_TESTS := tests/package
 OLDEST     := _build/venv-oldest
 OLDEST_UV  := UV_PYTHON_DOWNLOADS=never $(OLDEST)/bin/uv pip install --quiet --python $(OLDEST)/bin/python
+OLDEST_TOOLS := ^(pytest|pytest-xdist|pytest-timeout|hypothesis)==
+oldest-requirements: $(STAMP)
+	@mkdir -p _build && grep -iE '$(OLDEST_TOOLS)' requirements.lock > _build/oldest-tools.txt
+	@UV_PYTHON_DOWNLOADS=never $(BIN)/uv pip compile --quiet --no-header --no-annotate --resolution lowest-direct \
+		--only-binary :all: --python $(BIN)/python pyproject.toml _build/oldest-tools.txt
+
 test-oldest: $(STAMP)
 	rm -rf $(OLDEST) && $(PYTHON) -m venv $(OLDEST)
 	$(OLDEST)/bin/python -m pip install --quiet --disable-pip-version-check --only-binary=:all: uv==$(UV_VERSION)
-	$(BIN)/python -m coursebook.oldest > $(OLDEST)/requirements.txt
+	$(MAKE) --no-print-directory -s oldest-requirements > $(OLDEST)/requirements.txt
 	$(OLDEST_UV) --only-binary :all: -r $(OLDEST)/requirements.txt
 	$(OLDEST_UV) --no-deps .
 	$(OLDEST)/bin/python -m pytest -n 2 --dist loadfile --doctest-modules --pyargs perceptron $(PACKAGE_TESTS)

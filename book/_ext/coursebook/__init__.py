@@ -30,7 +30,6 @@ Sphinx stages above:
 ``setup_cell``           every notebook's setup cell
 ``homework_notebooks``   the homework's Jupyter-native notebooks
 ``environment``          Binder's environment.yml
-``oldest``               the oldest pins (``make test-oldest``)
 ``serve``                the one static server: ``make serve``, the browser tests, the benchmarks
 ``playground``           the playground's presets (book/_static/playground_presets.json)
 =======================  ======================================================================
