@@ -11,7 +11,7 @@ IS_ROOT := $(filter 0,$(shell id -u))
 SUDO := $(if $(IS_ROOT),,sudo)
 APT  := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=600
 
-.PHONY: serve oldest-requirements bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
+.PHONY: lines serve oldest-requirements bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
 
 install: $(STAMP)
 
@@ -191,6 +191,10 @@ pdf: $(STAMP) texlive
 pdf-test: $(STAMP) texlive
 	$(MAKE) --no-print-directory -j2 --output-sync=target pdf student-pdf
 	PAPER=$(PAPER) $(PYTEST) -p no:cacheprovider tests/pdf
+
+# The course's lines against the machinery's (book/_ext/coursebook/lines.py; README, "Machinery against content").
+lines: $(STAMP)
+	@$(BIN)/python -m coursebook.lines
 
 # The built book served on 127.0.0.1 as GitHub Pages serves it (gzip, a 10-minute cache), at the URL it
 # prints; the same server as the browser tests' and the benchmarks' (book/_ext/coursebook/serve.py).

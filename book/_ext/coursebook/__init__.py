@@ -30,6 +30,7 @@ Sphinx stages above:
 ``setup_cell``           every notebook's setup cell
 ``homework_notebooks``   the homework's Jupyter-native notebooks
 ``environment``          Binder's environment.yml
+``lines``                the course's lines against the machinery's (``make lines``)
 ``serve``                the one static server: ``make serve``, the browser tests, the benchmarks
 ``playground``           the playground's presets (book/_static/playground_presets.json)
 =======================  ======================================================================
