@@ -29,7 +29,8 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from . import content, myst, solutions
+from . import myst, solutions
+from .content import GATES, walk
 
 logger = logging.getLogger(__name__)
 
@@ -157,7 +158,7 @@ class Converter:
             target = arg.strip()
             heading = self.exercise_heading(target) if target in self.env.sphinx_exercise_registry else target
             return (f"{anchor}<details>\n<summary>Solution to {heading}</summary>\n\n{content}\n\n</details>")
-        if name in content.GATES:
+        if name in GATES:
             # A gated solution spans cells (executed code between solution-start and solution-end);
             # <details> cannot span cells, so the gates are resolved cell by cell in ``fold``.
             raise ValueError(f"{self.docname}: a {{{name}}} inside another block")
@@ -187,7 +188,7 @@ class Converter:
         lines = text.split("\n")
         pieces, marks, pos, tail = [], [], 0, ""
         for block in myst.blocks(text):
-            if block.name not in content.GATES:
+            if block.name not in GATES:
                 continue
             anchor = f'<a id="{block.label}"></a>\n\n' if block.label and block.name == "solution-start" else ""
             pieces.append(tail + self.markdown("\n".join(lines[pos:block.start])) + "\n" + anchor)
@@ -358,7 +359,7 @@ def convert(app: Sphinx, docname: str, base: str) -> dict:
         notebook = solutions.drop_from_notebook(notebook)
     converter = Converter(app, docname, base)
     heading, cells = "", []
-    for step in content.walk(notebook["cells"]):
+    for step in walk(notebook["cells"]):
         cell, inside = step.cell, step.after
         cells.append(cell)
         if cell["cell_type"] == "markdown":
