@@ -56,6 +56,7 @@ MATHJAX = ROOT / "node_modules" / "mathjax-full" / "es5"
 MATHJAX_FILES = ("tex-chtml.js", "startup.js", "loader.js", "core.js")
 MATHJAX_FOLDERS = ("a11y", "adaptors", "input", "output", "sre", "ui")
 DESCRIPTIONS = ROOT / "book" / "figure_descriptions.yml"
+BANKS = content.BANKS
 STATEMENTS = ("prf:definition", "prf:theorem", "prf:lemma", "prf:proposition", "prf:corollary", "prf:algorithm")
 SLIDER_FRAMES = 3         # positions of a slider shown, first to last, each on its own slide
 QUESTIONS_PER_SESSION = 3
@@ -183,13 +184,13 @@ def fitted(width: int, height: int, box: tuple[int, int] = FIGURE_BOX) -> tuple[
 
 
 def bank_path(number: int) -> Path:
-    return content.bank(number).path
+    return BANKS / f"bank_{number:02d}.md"
 
 
 def questions(number: int) -> list[banks.Question]:
     """The concept questions of the bank of chapter ``number``, read by coursebook.content from the file as
     it is now (its parser raises a ValueError naming a malformed question)."""
-    found = content.bank(number)
+    found = content.Bank(bank_path(number))
     return found.questions if found.path.exists() else []
 
 
