@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from perceptron_homework import gradescope, kernel, sandbox
+from perceptron_homework import gradescope, sandbox
+from perceptron_homework import runner as kernel
 
 
 def _options(monkeypatch, version) -> list[str]:
