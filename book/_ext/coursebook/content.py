@@ -8,8 +8,8 @@ Every stage that reads a chapter or a bank outside Sphinx (``solutions``, ``note
   around executed code cells): each cell with the state of the solution before it and its gates;
 - :func:`chapter` is a chapter as :class:`Chapter`, its cells as :class:`Cell`;
 - :func:`statements` is the one label map: every labelled ``{prf:...}`` block of the chapters;
-- :func:`parse` is the one reader of a bank's concept questions (:class:`Question`), :func:`bank` a
-  bank file as :class:`Bank`;
+- :func:`parse` is the one reader of a bank's concept questions (:class:`Question`), :class:`Bank` a
+  bank file;
 - :func:`png_size` reads a PNG's size from its header, :func:`frame_name` names a figure's file.
 """
 
@@ -280,7 +280,3 @@ class Bank:
 
 def bank_files(folder: Path = BANKS) -> list[Path]:
     return sorted(folder.glob("bank_*.md"))
-
-
-def bank(number: int) -> Bank:
-    return Bank(BANKS / f"bank_{number:02d}.md")
