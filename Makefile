@@ -7,10 +7,12 @@ PYTEST := $(BIN)/python -m pytest
 UV_VERSION := 0.13.9
 # apt-get as root (or through sudo), waiting up to 10 minutes for another process's dpkg lock
 # instead of failing at once.
-SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+IS_ROOT := $(filter 0,$(shell id -u))
+SUDO := $(if $(IS_ROOT),,sudo)
 APT  := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=600
 
-.PHONY: quiz bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
+
+.PHONY: quiz lines serve oldest-requirements bench-lab setup-cells publish-student book test test-oldest install browser sandbox autograder-root rscript bench bench-homework homework lock clean pdf pdf-test texlive node_modules lighthouse lab student student-pdf slides plan banks
 
 install: $(STAMP)
 
@@ -34,9 +36,9 @@ book: $(STAMP) node_modules setup-cells
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
 # The student edition in _build/student: the HTML book, the notebooks (and the PDF where the project
-# builds one) without any solution and without the instructor pages (book/_ext/coursebook/student.py).
+# builds one) without any solution and without the instructor pages (book/_ext/coursebook/edition.py).
 student: $(STAMP) node_modules setup-cells
-	$(BIN)/python -m coursebook.student
+	$(BIN)/python -m coursebook.edition
 
 # Every notebook's setup cell (chapters and homework masters) written from _config.yml's repository.url
 # and the version (book/_ext/coursebook/setup_cell.py): a fork's first build makes them install from the
@@ -47,17 +49,17 @@ setup-cells: $(STAMP)
 # A private course: the student edition built for a public student repository and pushed there, the
 # branch `student` (tagged v<version>; Binder, Colab, the hub and the setup cells open it) and the site
 # on `gh-pages`, after a check that it holds no solution, homework master, hidden test or bank key and
-# links to no other repository (book/_ext/coursebook/student.py; README, "A private course"):
+# links to no other repository (book/_ext/coursebook/edition.py; README, "A private course"):
 #   make publish-student REMOTE=git@github.com:you/course-student.git
 #   make publish-student REMOTE=<any git remote> STUDENT_URL=https://github.com/you/course-student
 # Run `make homework` first (with your secret) to publish the homework's student notebooks too.
 publish-student: $(STAMP) node_modules setup-cells
 	@test -n "$(REMOTE)" || { echo "error: name the student repository: make publish-student REMOTE=<git remote> [STUDENT_URL=https://github.com/owner/name]" >&2; exit 2; }
-	$(BIN)/python -m coursebook.student --publish '$(REMOTE)' $(if $(STUDENT_URL),--url '$(STUDENT_URL)')
+	$(BIN)/python -m coursebook.edition --publish '$(REMOTE)' $(if $(STUDENT_URL),--url '$(STUDENT_URL)')
 
 # The student edition's PDF, _build/student/perceptron.pdf (TeX Live as for `make pdf`).
 student-pdf: $(STAMP) texlive
-	PAPER=$(PAPER) $(BIN)/python -m coursebook.student --pdf
+	PAPER=$(PAPER) $(BIN)/python -m coursebook.edition --pdf
 
 given = $(filter command line environment,$(origin $(1)))
 PLAN_ARGS = $(if $(call given,SESSIONS),--sessions $(SESSIONS)) $(if $(call given,MINUTES),--minutes $(MINUTES)) \
@@ -139,19 +141,26 @@ test: $(STAMP) browser sandbox rscript node_modules
 	$(PYTEST) -n 2 --dist loadfile --doctest-modules src/perceptron tests notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --ignore=notebooks/homework --ignore=tests/pdf --durations=25
 
-# The oldest versions pyproject.toml allows, so that its lower bounds are tested claims: each bound of
-# [project].dependencies pinned (book/_ext/coursebook/oldest.py) and installed from wheels in a scratch
-# environment by uv (pip's resolver takes minutes here), then the package tests and every docstring
-# example run against that install. .ci/run calls it after `make test`.
+# The oldest versions pyproject.toml allows, so that its lower bounds are tested claims: uv resolves
+# [project].dependencies at their lowest versions (--resolution lowest-direct: each `name>=X` at X), the
+# test tools as requirements.lock pins them; the set is installed from wheels in a scratch environment,
+# then the package tests and every docstring example run against that install. .ci/run calls it after
+# `make test`. `make -s oldest-requirements` prints the set.
 # The package's own tests: one file per module of src/perceptron (tests/package/test_training.py for
 # training.py, test_validation.py for _validation.py), the compiled-pass and import-structure tests.
 PACKAGE_TESTS := tests/package
 OLDEST     := _build/venv-oldest
 OLDEST_UV  := UV_PYTHON_DOWNLOADS=never $(OLDEST)/bin/uv pip install --quiet --python $(OLDEST)/bin/python
+OLDEST_TOOLS := ^(pytest|pytest-xdist|pytest-timeout|hypothesis)==
+oldest-requirements: $(STAMP)
+	@mkdir -p _build && grep -iE '$(OLDEST_TOOLS)' requirements.lock > _build/oldest-tools.txt
+	@UV_PYTHON_DOWNLOADS=never $(BIN)/uv pip compile --quiet --no-header --no-annotate --resolution lowest-direct \
+		--only-binary :all: --python $(BIN)/python pyproject.toml _build/oldest-tools.txt
+
 test-oldest: $(STAMP)
 	rm -rf $(OLDEST) && $(PYTHON) -m venv $(OLDEST)
 	$(OLDEST)/bin/python -m pip install --quiet --disable-pip-version-check --only-binary=:all: uv==$(UV_VERSION)
-	$(BIN)/python -m coursebook.oldest > $(OLDEST)/requirements.txt
+	$(MAKE) --no-print-directory -s oldest-requirements > $(OLDEST)/requirements.txt
 	$(OLDEST_UV) --only-binary :all: -r $(OLDEST)/requirements.txt
 	$(OLDEST_UV) --no-deps .
 	$(OLDEST)/bin/python -m pytest -n 2 --dist loadfile --doctest-modules --pyargs perceptron $(PACKAGE_TESTS)
@@ -183,6 +192,15 @@ pdf: $(STAMP) texlive
 pdf-test: $(STAMP) texlive
 	$(MAKE) --no-print-directory -j2 --output-sync=target pdf student-pdf
 	PAPER=$(PAPER) $(PYTEST) -p no:cacheprovider tests/pdf
+
+# The course's lines against the machinery's (book/_ext/coursebook/lines.py; README, "Machinery against content").
+lines: $(STAMP)
+	@$(BIN)/python -m coursebook.lines
+
+# The built book served on 127.0.0.1 as GitHub Pages serves it (gzip, a 10-minute cache), at the URL it
+# prints; the same server as the browser tests' and the benchmarks' (book/_ext/coursebook/serve.py).
+serve: $(STAMP)
+	$(BIN)/python -m coursebook.serve _build/html
 
 # Lighthouse (desktop preset) over every chapter, served gzip-compressed as GitHub Pages serves it;
 # scores per page in _build/reports/lighthouse.json and benchmarks/README.md. A measurement, not a CI
@@ -217,7 +235,7 @@ plan: $(STAMP)
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) --ServerApp.default_url=/lab/tree/notebooks \
 		--LabApp.extra_labextensions_path=$(CURDIR)/labextensions \
-		$(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+		$(if $(IS_ROOT),--allow-root) $(LAB_ARGS)
 
 bench: $(STAMP) browser
 	$(BIN)/python benchmarks/run.py

@@ -26,8 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
+from coursebook import CHAPTERS, ROOT
 from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.lab import (
     SLIDER_BOXES,
@@ -43,7 +42,7 @@ TARGET_MS = 100.0
 
 
 def slider_chapters() -> list[str]:
-    return [p.stem for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    return [p.stem for p in CHAPTERS
             if "SliderFigure(" in p.read_text(encoding="utf-8")]
 
 

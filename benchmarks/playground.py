@@ -17,21 +17,20 @@ Usage: python benchmarks/playground.py
 
 from __future__ import annotations
 
-import functools
-import http.server
 import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlparse
 
 import perceptron as pc
+from coursebook import ROOT
+from coursebook.serve import serve_folder
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = "/usr/bin/chromium"  # as tests/support/browser.py, which a script run from benchmarks/ cannot import
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
+
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>playground benchmark</title>
 <link rel="stylesheet" href="playground.css"></head>
 <body style="max-width: 1000px"><div id="perceptron-playground"></div><script src="playground.js"></script></body></html>"""
@@ -66,22 +65,15 @@ CONVERGE = """([X, y]) => {
 }"""
 
 
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp)
         (site / "index.html").write_text(PAGE)
-        for name in ("playground.js", "playground.css"):
+        for name in ("playground.js", "playground.css", "playground_presets.json"):
             (site / name).write_bytes((ROOT / "book" / "_static" / name).read_bytes())
-        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=tmp))
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
-        with sync_playwright() as p:
+        with serve_folder(site) as url, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
             context = browser.new_context(viewport={"width": 1280, "height": 900})
             context.route("**/*", lambda route: route.continue_()
@@ -89,7 +81,7 @@ def main() -> None:
             page = context.new_page()
             errors: list[str] = []
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/index.html")
+            page.goto(f"{url}/index.html")
             page.wait_for_function("() => window.perceptronPlayground && window.perceptronPlayground.ui")
 
             X, y = pc.datasets.make_overlapping(200, separation=1.0, seed=0)
@@ -97,7 +89,6 @@ def main() -> None:
             sets = {m: pc.datasets.make_separable(1000, margin=m, seed=0) for m in (0.05, 0.01)}
             convs = {m: page.evaluate(CONVERGE, [Xs.tolist(), ys.tolist()]) for m, (Xs, ys) in sets.items()}
             browser.close()
-        httpd.shutdown()
 
     q90 = statistics.quantiles(steps, n=10)[-1]
     print(f"Chromium {CHROMIUM}; playground.js {(ROOT / 'book/_static/playground.js').stat().st_size // 1024} KiB")

@@ -36,9 +36,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import nbformat
 
+from coursebook import CHAPTERS
 from perceptron.widgets import SliderFigure, figure_to_png
 
-ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = 50.0
 
 
@@ -100,7 +100,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--repeat", type=int, default=1,
                         help="time each position this many times and keep the fastest (default 1)")
     args = parser.parse_args(argv)
-    chapters = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    chapters = list(CHAPTERS)
     notebooks = [Path(p).resolve() for p in args.notebooks] or chapters
     print(f"{'':<26} {'':<30} {'':>9}  {'draw + PNG (ms)':^23}  {'live move (ms)':^14}")
     print(f"{'chapter':<26} {'slider':<30} {'positions':>9}  {'median':>7} {'max':>6}  target  "

@@ -172,3 +172,10 @@ def pytest_configure(config):
     kernel = other_kernel(blas_architectures(), cpu_flags())
     if kernel is not None:
         os.environ["OPENBLAS_CORETYPE"] = kernel
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    """The repository's root folder (for a test that reads a file of the checkout; a module that
+    needs it at import time, for parametrize, imports ``coursebook.ROOT``, the same folder)."""
+    return ROOT

@@ -314,3 +314,11 @@ def check_sequences(
         words.append(xa.astype(np.intp))
         gold.append(ta.astype(np.intp))
     return words, gold
+
+
+def check_features(X: ArrayLike, n_features: int, owner: str) -> NDArray[np.float64]:
+    """``X`` checked, with as many features as ``n_features`` (else a ValueError naming both)."""
+    Xa = check_X(X)
+    if Xa.shape[1] != n_features:
+        raise ValueError(f"X has {Xa.shape[1]} features but {owner} {n_features}")
+    return Xa

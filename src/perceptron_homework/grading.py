@@ -2,7 +2,7 @@
 
 The grading process never runs a student's code. For each submission it computes the tests'
 inputs from the autograder's secret, runs the notebook and the tests' calls in a sandboxed
-kernel (:mod:`.sandbox`, :mod:`.kernel`) that hands back only plain data, and applies every
+kernel (:mod:`.sandbox`, :mod:`.runner`) that hands back only plain data, and applies every
 test's verdict (:mod:`.checks`) to that data with its own numpy and reference implementation.
 """
 
@@ -111,14 +111,14 @@ def grade_one(submission: Path, assignment: Assignment, *, cell_seconds: float =
             os.chmod(job / name, 0o600 if alone else 0o644)
         args = [str(inside / "spec.json"), str(inside / "out.json")]
         if unsafe_no_sandbox:
-            cmd = [sys.executable, "-I", "-m", "perceptron_homework.kernel", *args]
+            cmd = [sys.executable, "-I", "-m", "perceptron_homework.runner", *args]
             env = {**os.environ, **sandbox.kernel_environment(str(job), str(job))}
             cwd = job
         elif alone:
             scratch = job / "scratch"
             scratch.mkdir(mode=0o700)
             os.chown(scratch, uid, uid)
-            cmd = [sys.executable, "-I", "-m", "perceptron_homework.kernel", *args]
+            cmd = [sys.executable, "-I", "-m", "perceptron_homework.runner", *args]
             env = sandbox.kernel_environment(str(scratch), str(scratch))
             cwd = scratch
         else:

@@ -7,7 +7,7 @@ Python installation, the virtual environment and the project's sources), a priva
 and ``/tmp`` in memory with a size limit, and an empty ``/root`` and ``/home``: nothing of the
 instructor's home, the class's submissions or the answer key is there. The kernel leaves root
 for a user id of its own before the student's first line, with limits on address space, CPU
-time, processes, file size and open files (:func:`perceptron_homework.kernel.confine`).
+time, processes, file size and open files (:func:`perceptron_homework.runner.confine`).
 
 bubblewrap 0.4 and later (Debian 11's, Ubuntu 20.04's) works: below 0.8 (Ubuntu 22.04 has 0.6.1)
 the options are 0.4.1's (no ``--perms``, ``--size``, ``--clearenv``: the environment is bwrap's
@@ -100,7 +100,7 @@ def bwrap_check() -> None:
             f"bubblewrap cannot create a sandbox on this machine ({run.stderr.strip() or run.returncode})")
 
 
-PROBE = ("import os, socket, IPython, numpy, perceptron_homework.kernel as k; "
+PROBE = ("import os, socket, IPython, numpy, perceptron_homework.runner as k; "
          "assert os.getuid() != 0 and os.geteuid() != 0; k._prctl(k.PR_SET_NO_NEW_PRIVS, 1); k.deny_network()\n"
          "try:\n    socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nexcept PermissionError:\n    pass\n"
          "else:\n    raise SystemExit('the seccomp filter let a socket through')")
@@ -166,12 +166,12 @@ def python_paths() -> list[Path]:
 
 
 def command(job: Path, kernel_args: list[str], *, scratch_bytes: int = 256 * MIB) -> list[str]:
-    """The bwrap command that runs ``python -m perceptron_homework.kernel`` on the job folder.
+    """The bwrap command that runs ``python -m perceptron_homework.runner`` on the job folder.
 
     Its environment is the process's own: give it :func:`kernel_environment` (``--clearenv`` and
     ``--setenv`` are not in every version). ``/tmp`` and ``/scratch`` are memory file systems with
     a size limit where bwrap can set one (0.8 and later); older versions make them root's, and the
-    kernel opens them to its user (:func:`perceptron_homework.kernel.confine`).
+    kernel opens them to its user (:func:`perceptron_homework.runner.confine`).
     """
     cmd = [bwrap(), *_namespaces(), "--ro-bind", "/usr", "/usr"]
     modern = bwrap_version() >= (0, 8)
@@ -194,7 +194,7 @@ def command(job: Path, kernel_args: list[str], *, scratch_bytes: int = 256 * MIB
     for name in ("spec.json", "submission.ipynb"):
         cmd += ["--ro-bind", str(job / name), f"/grading/{name}"]
     cmd += ["--bind", str(job / "out.json"), "/grading/out.json", "--chdir", "/scratch"]
-    return cmd + [sys.executable, "-I", "-m", "perceptron_homework.kernel", *kernel_args]
+    return cmd + [sys.executable, "-I", "-m", "perceptron_homework.runner", *kernel_args]
 
 
 def _parents(path: Path, made: set[Path]) -> list[str]:

@@ -26,7 +26,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from coursebook import site, student
+from coursebook import edition as student
+from coursebook import site
 from tests.support.solution_probes import CHAPTERS, leaks, probes, words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,7 +167,7 @@ def test_publish_refuses_a_tree_with_a_master_and_pushes_nothing(course, tmp_pat
     planted = checkout / "_build" / "student" / "branch" / "notebooks" / "homework" / "hw1_perceptron.ipynb"
     planted.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "notebooks" / "homework" / "hw1_perceptron.ipynb", planted)
-    code = (f"from coursebook import student; student.publish({empty.as_uri()!r}, {PUBLIC_URL!r}, build=False)")
+    code = (f"from coursebook import edition; edition.publish({empty.as_uri()!r}, {PUBLIC_URL!r}, build=False)")
     done = run(course["python"], "-c", code, cwd=checkout, env=course["env"], check=False)
     assert done.returncode != 0 and "nothing was pushed" in done.stderr and "# BEGIN SOLUTION" in done.stderr
     assert git("for-each-ref", cwd=empty) == ""

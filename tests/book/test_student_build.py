@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from coursebook import solutions, student
+from coursebook import edition as student
+from coursebook import solutions
 from tests.support.solution_probes import CHAPTERS, leaks, probes, words
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -112,3 +112,20 @@ def test_the_silent_tag_cannot_hide_a_computation():
         cell("def f(x):\n    return x", [PRINTED], tags=["silent"], id="prints"),
     ]
     assert misused_silent_tags(cells) == ["assigns", "calls", "prints"]
+
+
+def test_rewriting_the_setup_cell_keeps_its_execution_count(tmp_path, monkeypatch):
+    """coursebook.setup_cell rewrites a stale setup cell's source without erasing the count of the run the
+    chapter's outputs come from (it used to reset it to null, a diff in every chapter at each version)."""
+    import nbformat
+
+    from coursebook import setup_cell
+
+    notebook = nbformat.read(CHAPTERS[0], as_version=4)
+    cell = next(c for c in notebook.cells if setup_cell.is_setup_cell(c))
+    cell.source, cell.execution_count = cell.source + "\n# stale", 1
+    path = tmp_path / CHAPTERS[0].name
+    nbformat.write(notebook, path)
+    assert setup_cell.update(path, homework=False, check=False)
+    rewritten = next(c for c in nbformat.read(path, as_version=4).cells if setup_cell.is_setup_cell(c))
+    assert rewritten.source == setup_cell.cell_source(False) and rewritten.execution_count == 1

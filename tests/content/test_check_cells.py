@@ -10,29 +10,23 @@ no ``assert`` at all: it computes, prints and plots; the check after it asserts.
 from __future__ import annotations
 
 import ast
-import json
 import re
+from pathlib import Path
 
 import pytest
 
-from coursebook import CHAPTERS, ROOT
+from coursebook import CHAPTERS, ROOT, content
 
 HTML = ROOT / "_build" / "html" / "notebooks"
 
 
 def code_cells(chapter):
-    return [c for c in json.loads(chapter.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+    return [c.raw for c in content.chapter(chapter).code_cells()]
 
 
 def teaching_cells(chapter):
     """The code cells a student reads as the lesson: not a check, not inside a solution."""
-    inside_solution = False
-    for cell in json.loads(chapter.read_text(encoding="utf-8"))["cells"]:
-        text = "".join(cell["source"])
-        if cell["cell_type"] == "markdown":
-            inside_solution = ("{solution-start}" in text or inside_solution) and "{solution-end}" not in text
-        elif cell["cell_type"] == "code" and "check" not in cell["metadata"].get("tags", []) and not inside_solution:
-            yield cell
+    return [cell for cell in content.chapter(chapter).cells if cell.teaching]
 
 
 def only_assertions(node: ast.stmt) -> bool:
@@ -65,8 +59,8 @@ PENDING: dict[str, str] = {}
     for c in CHAPTERS
 ], ids=lambda p: p.stem)
 def test_teaching_cells_hold_no_assertions(chapter):
-    asserting = [cell["id"] for cell in teaching_cells(chapter)
-                 if any(isinstance(node, ast.Assert) for node in ast.walk(ast.parse("".join(cell["source"]))))]
+    asserting = [cell.id for cell in teaching_cells(chapter)
+                 if any(isinstance(node, ast.Assert) for node in ast.walk(ast.parse(cell.source)))]
     assert asserting == [], f"teaching cells with an assert (move it to a check cell after them): {asserting}"
 
 
@@ -79,11 +73,8 @@ def test_a_solution_is_not_a_teaching_cell():
         {"cell_type": "code", "source": ["assert x"], "metadata": {"tags": ["check"]}, "id": "check"},
     ]
 
-    class Chapter:
-        def read_text(self, encoding):
-            return json.dumps({"cells": cells})
-
-    assert [cell["id"] for cell in teaching_cells(Chapter())] == ["teaching"]
+    chapter = content.Chapter(Path("notebooks/99_made_up.ipynb"), {"cells": cells})
+    assert [cell.id for cell in chapter.cells if cell.teaching] == ["teaching"]
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)

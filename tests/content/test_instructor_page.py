@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from coursebook import CHAPTERS, ROOT
+
 PAGE = ROOT / "book" / "instructors.md"
-CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
 def section(title: str) -> str:

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 
 import perceptron as pc
+from coursebook import CHAPTERS, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 NOTATION = ROOT / "book" / "notation.md"
 
 
@@ -102,7 +101,7 @@ def test_the_package_docstrings_use_the_books_letters():
 
 # Issue 34, item 3: one meaning per symbol, no exceptions.
 
-CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("[01][0-9]_*.ipynb"))
+STEMS = [p.stem for p in CHAPTERS]
 BANKS = sorted((ROOT / "book" / "instructor").glob("bank_*.md"))
 
 
@@ -113,7 +112,7 @@ def code_cells(stem: str) -> str:
 
 def everything() -> dict[str, str]:
     """Every text the rule covers: chapters, banks, homework notebooks and checks, the package's source."""
-    texts = {stem: markdown(stem) for stem in CHAPTERS}
+    texts = {stem: markdown(stem) for stem in STEMS}
     texts |= {p.name: p.read_text(encoding="utf-8") for p in BANKS}
     for pattern in ("notebooks/homework/*.ipynb", "src/perceptron_homework/**/*.py", "src/perceptron/*.py"):
         texts |= {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in ROOT.glob(pattern)}
@@ -139,7 +138,7 @@ def test_the_subscript_k_never_names_a_class():
 
 def test_epsilon_is_a_test_error_only():
     """Chapter 5's cosine argument wrote its margin as epsilon, chapter 6's test error is epsilon(h)."""
-    for stem in CHAPTERS:
+    for stem in STEMS:
         if stem != "06_nonseparable":
             assert not re.search(r"\\v?arepsilon|\\epsilon", markdown(stem)), stem
     assert r"\varepsilon(h)" in notation_row(r"$\varepsilon(h)$")
@@ -172,3 +171,68 @@ def test_biases_are_b_in_code_and_B_is_the_cycling_constant():
     for text in sources:
         assert not re.search(r"(?<![\w.\"'])B\[|(?<![\w.])B = np\.", text)
     assert "its constant $B$" in notation_row("$z_i$; $B$, $C$")
+
+# ---- one symbol for one thing across chapters, homework, banks and package (the second review, issue 21)
+
+def notebook(stem: str, folder: str = "notebooks") -> dict:
+    return json.loads((ROOT / folder / f"{stem}.ipynb").read_text(encoding="utf-8"))
+
+
+def cells(nb: dict, kind: str) -> list[str]:
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == kind]
+
+
+def markdown_of_the_book() -> dict[str, str]:
+    """Chapters, homework masters (markdown cells), banks, notation and homework pages."""
+    texts = {p.stem: "\n".join(cells(json.loads(p.read_text(encoding="utf-8")), "markdown"))
+             for p in [*CHAPTERS, *sorted((ROOT / "notebooks" / "homework").glob("hw*.ipynb"))]}
+    for page in [*sorted((ROOT / "book" / "instructor").glob("bank_*.md")), ROOT / "book" / "notation.md",
+                 ROOT / "book" / "homework.md"]:
+        texts[page.stem] = page.read_text(encoding="utf-8")
+    return texts
+
+
+def test_one_symbol_for_the_augmentation_constant():
+    """kappa, as on the notation page; c is a scale factor there."""
+    in_prose = [r"\(x(?:_i)?, ?c\)", r"\bb ?/ ?c\b", r"\bc\^2\)", r"\(c = R\)", r"y_i\^2 c\^2",
+                r"\bc = 1\b(?![/.\d])"]
+    in_package = [r"``c``", r"\(x, c\)", r"b / c\b", r"c\*\*2", r"\bc = bias_scale"]
+    texts = markdown_of_the_book()
+    assert "$\\kappa > 0$ the appended constant" in texts["notation"]
+    texts |= {p.stem + " (code)": "\n".join(cells(json.loads(p.read_text(encoding="utf-8")), "code"))
+              for p in CHAPTERS}
+    for name, text in texts.items():
+        hits = [p for p in in_prose if re.search(p, text)]
+        assert not hits, f"{name}: the augmentation constant is written c: {hits}"
+    for path in (ROOT / "src" / "perceptron").glob("*.py"):
+        hits = [p for p in in_package if re.search(p, path.read_text(encoding="utf-8"))]
+        assert not hits, f"{path.name}: the augmentation constant is written c: {hits}"
+
+
+def test_the_augmented_margin_is_always_starred():
+    """gamma~* is the best augmented margin (notation page); a bare gamma~ is not defined anywhere."""
+    bare = re.compile(r"\\tilde ?\\gamma(?!\^\\star|\^\{\\star)")
+    for name, text in markdown_of_the_book().items():
+        assert not bare.findall(text), f"{name}: \\tilde\\gamma without its star"
+
+
+def test_the_periodicity_statement_does_not_reuse_the_name_of_the_states():
+    """ch 6: the states are S_T (after T passes), the transient T_0 and the period Q; neither s nor p
+    (a dimension) nor e (e_t is a basis vector) names anything else in the statement."""
+    text = next(t for t in cells(notebook("06_nonseparable"), "markdown") if ":label: prop-ch6-periodic" in t)
+    assert "$s \\ge 0$" not in text and "$T_0 \\ge 0$" in text and "S_{T_0} = S_{T_0 + Q}" in text
+    assert "e_0" not in text and "p \\ge 1" not in text
+
+
+def test_homework_3_uses_the_books_notation():
+    text = "\n".join(cells(notebook("hw3_convergence", "notebooks/homework"), "markdown"))
+    for old in ("\\gamma_0", "R'", "\\gamma'", "_{\\text{aug}}"):
+        assert old not in text, f"hw3 still writes {old}"
+    assert "\\tilde R/\\tilde\\gamma^\\star" in text and "\\gamma^\\star_0" in text
+
+
+def test_chapter_code_calls_the_threshold_tau_where_the_prose_does():
+    for path in CHAPTERS:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        if "\\tau" in "\n".join(cells(nb, "markdown")):
+            assert not re.search(r"\btheta\b", "\n".join(cells(nb, "code"))), f"{path.stem}: theta for tau"

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+from coursebook import CHAPTERS
 
 NUMBER = re.compile(r"(?<![\w.^_{\\])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w}])")
 SCI = re.compile(r"(\d+(?:\.\d+)?)\s*\\times\s*10\^\{(-?\d+)\}")
@@ -133,7 +131,7 @@ def test_the_checker_fails_on_a_drifted_number():
     assert not matches("23,000", values)
 
 
-def test_homework_3_states_the_counterexample_it_computes():
+def test_homework_3_states_the_counterexample_it_computes(root):
     """hw3's introduction quotes (R/gamma*)^2 and the mistakes of its own perceptron on irises in mm
     (the public variant's introduction: the master's text is rendered from the variant)."""
     import numpy as np
@@ -142,7 +140,7 @@ def test_homework_3_states_the_counterexample_it_computes():
     from perceptron_homework import checks
     from perceptron_homework.build import render_master
 
-    master = ROOT / "notebooks" / "homework" / "hw3_convergence.ipynb"
+    master = root / "notebooks" / "homework" / "hw3_convergence.ipynb"
     nb = json.loads(render_master(master, checks.variant("hw3_convergence", checks.PUBLIC_SECRET)))
     intro = "".join(next(c for c in nb["cells"] if c["cell_type"] == "markdown")["source"])
     stated_bound, stated_mistakes = (int(v) for v in re.search(r"about (\d+), and the perceptron makes (\d+)",

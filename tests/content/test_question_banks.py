@@ -12,17 +12,14 @@ from __future__ import annotations
 import math
 import re
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import perceptron as pc
-from coursebook import bank_numbers, banks
+from coursebook import CHAPTERS, ROOT, bank_numbers, banks
 
-ROOT = Path(__file__).resolve().parents[2]
 BANKS = sorted((ROOT / "book" / "instructor").glob("bank_*.md"))
-CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 NUMBERS = [int(p.stem[:2]) for p in CHAPTERS]    # a bank per chapter, numbered as its chapter
 
 

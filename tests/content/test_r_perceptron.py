@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import perceptron as pc
+from coursebook import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 R_CODE = ROOT / "book" / "r" / "perceptron_36350.R"
 
 # Wrap classify.linear to log every prediction the training loop asks for: the visits go through

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from coursebook import ROOT
 
 
 def cells(chapter: str) -> dict[str, dict]:

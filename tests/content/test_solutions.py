@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+from coursebook import CHAPTERS
+
 BLOCK = re.compile(r"^(`{3,})\{solution\} (\S+)\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
 
 

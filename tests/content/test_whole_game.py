@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from coursebook import ROOT
+
 INTRO = ROOT / "book" / "intro.md"
 CH2 = ROOT / "notebooks" / "02_update_rule.ipynb"
 OWN = [ROOT / "notebooks" / f"{stem}.ipynb" for stem in ("01_geometry", "02_update_rule", "03_sgd")]

@@ -161,7 +161,7 @@ def test_a_renamed_student_notebook_still_finds_its_tests(hw1, tmp_path, monkeyp
     import otter
 
     from perceptron_homework.build import INIT_CELL
-    from perceptron_homework.kernel import code_cells
+    from perceptron_homework.runner import code_cells
     from perceptron_homework.student import notebook_file
 
     student = json.loads((hw1 / "student" / f"{HW1}.ipynb").read_text())

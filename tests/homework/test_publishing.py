@@ -65,7 +65,7 @@ def gated_solution_code(chapter: Path) -> list[str]:
 
 @pytest.mark.parametrize("doc", chapters())
 def test_student_edition_launch_buttons_open_the_student_branch(doc):
-    from coursebook.student import STUDENT_BRANCH
+    from coursebook.edition import STUDENT_BRANCH
 
     html = (STUDENT / "html" / f"{doc}.html").read_text(encoding="utf-8").replace("&amp;", "&")
     assert re.search(rf'colab[^"]*/blob/{STUDENT_BRANCH}/(\./)?{doc}\.ipynb"', html), f"{doc}: Colab button"
@@ -112,7 +112,7 @@ def test_student_branch_holds_what_binder_needs_and_no_instructor_file():
 
 
 def test_student_branch_carries_the_homework_student_notebooks_without_solutions(tmp_path, tmp_path_factory):
-    from coursebook.student import write_branch
+    from coursebook.edition import write_branch
 
     out = tmp_path / "homework"
     shutil.copytree(homework_build(tmp_path_factory, "hw2_linear_classifiers"), out / "hw2_linear_classifiers")
@@ -128,7 +128,7 @@ def test_student_branch_carries_the_homework_student_notebooks_without_solutions
 
 
 def test_pages_workflow_publishes_the_student_edition_unless_an_instructor_chooses_the_full_one():
-    from coursebook.student import STUDENT_BRANCH
+    from coursebook.edition import STUDENT_BRANCH
 
     text = (ROOT / ".github" / "workflows" / "book.yml").read_text()
     workflow = yaml.safe_load(text)
@@ -149,7 +149,7 @@ def test_pages_workflow_publishes_the_student_edition_unless_an_instructor_choos
 
 
 def test_student_config_points_the_launch_buttons_at_the_student_branch():
-    from coursebook.student import STUDENT_BRANCH, student_config
+    from coursebook.edition import STUDENT_BRANCH, student_config
 
     config = student_config()["sphinx"]["config"]
     assert config["jupyter_notebooks_branch"] == config["binder_branch"] == STUDENT_BRANCH

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from perceptron_homework import gradescope, kernel, sandbox
+from perceptron_homework import gradescope, sandbox
+from perceptron_homework import runner as kernel
 
 
 def _options(monkeypatch, version) -> list[str]:
@@ -55,7 +56,7 @@ def test_the_version_is_read_from_bwrap(monkeypatch, tmp_path):
 
 NETWORK = """
 import socket, subprocess, sys
-from perceptron_homework import kernel
+from perceptron_homework import runner as kernel
 kernel._prctl(kernel.PR_SET_NO_NEW_PRIVS, 1)
 kernel.deny_network()
 a, b = socket.socketpair()  # Unix sockets stay (multiprocessing uses them)
@@ -149,7 +150,7 @@ def test_gradescope_tells_students_nothing_of_a_bypass_when_no_isolation_works(t
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="leaving root needs root")
 def test_kernel_confine_leaves_root_with_no_new_privs():
-    script = ("import os\nfrom perceptron_homework import kernel\n"
+    script = ("import os\nfrom perceptron_homework import runner as kernel\n"
               f"kernel.confine({{'uid': {sandbox.job_uid()}, 'limits': {{'nproc': 16}}, 'no_network': True}})\n"
               "print(os.getuid(), [l for l in open('/proc/self/status') if l.startswith('NoNewPrivs')][0].split()[1])")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)

@@ -1,4 +1,8 @@
-"""train: Rosenblatt's loop, its bias modes, learning rate, visiting order, history and limits."""
+"""train: Rosenblatt's loop, its bias modes, learning rate, visiting order, history and limits.
+
+Over 400 lines because it is the one test file of training.py (one file per module, as `make
+test-oldest` runs them), and train is the function every chapter calls: each option has its own tests.
+"""
 
 from __future__ import annotations
 

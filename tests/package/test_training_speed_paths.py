@@ -3,6 +3,8 @@
 ``train`` runs small problems in ``reference_loop`` and hands large ones to ``fast_loop``; both must
 make the same updates in the same order, so every comparison here is ``np.array_equal`` on the
 weights and ``==`` on the bias, the mistake count, the epochs, ``converged`` and ``errors``.
+Over 400 lines because each of the compiled pass's paths (bias modes, visiting orders, dtypes, the
+scikit-learn comparison) is compared on its own: one file, so that a difference names its path.
 """
 
 from __future__ import annotations

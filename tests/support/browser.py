@@ -7,11 +7,6 @@ imported by the ``browser`` fixture when a test asks for it, so the package test
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import http.server
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
@@ -30,22 +25,12 @@ class Site:
     target: str
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # keep pytest output readable
-        pass
+def serve_folder(folder: Path):
+    """Serve ``folder`` over HTTP on 127.0.0.1 at a free port (a context manager yielding its base URL):
+    the book's one static server, imported here only when a test serves something."""
+    from coursebook.serve import serve_folder as serve
 
-
-@contextlib.contextmanager
-def serve_folder(folder: Path) -> Iterator[str]:
-    """Serve ``folder`` over HTTP on 127.0.0.1 at a free port; yield its base URL."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    return serve(folder)
 
 
 class OfflinePage:

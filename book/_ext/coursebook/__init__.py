@@ -15,11 +15,25 @@ a chapter goes through them:
 ``pdf``             the LaTeX stage of ``make pdf``
 ==================  ===========================================================================
 
-Command-line stages, run by the Makefile as ``python -m coursebook.<name>``: ``student`` (the student
-edition), ``slides``, ``plan`` (the course plan on the instructors' page), ``execute`` (re-execute
-chapters after a code change), ``figures`` (figure descriptions), ``setup_cell``,
-``homework_notebooks``, ``environment`` (Binder's environment.yml), ``oldest`` (the oldest pins),
-``serve`` (the book served as GitHub Pages does), ``playground`` (the playground's presets).
+The content model, read by both kinds of stage, the tests and the benchmarks: ``content`` (a chapter's
+cells, blocks, labels and gated solutions; a bank's questions), on ``myst`` and ``CHAPTERS`` below.
+
+Command-line chores, run by the Makefile as ``python -m coursebook.<name>``; none is imported by the
+Sphinx stages above:
+
+=======================  ======================================================================
+``edition``              the student edition (``make student``, ``make publish-student``)
+``slides``, ``plan``     the slides and the course plan on the instructors' page
+``banks``                the question banks' balanced keys and LMS exports (``bank_numbers``)
+``execute``              re-execute chapters after a code change
+``figures``              figure descriptions
+``setup_cell``           every notebook's setup cell
+``homework_notebooks``   the homework's Jupyter-native notebooks
+``environment``          Binder's environment.yml
+``lines``                the course's lines against the machinery's (``make lines``)
+``serve``                the one static server: ``make serve``, the browser tests, the benchmarks
+``playground``           the playground's presets (book/_static/playground_presets.json)
+=======================  ======================================================================
 
 The package is installed editable from ``book/_ext`` by ``make install``; ``ROOT`` is the
 repository it was installed from.

@@ -32,7 +32,7 @@ from functools import cache
 
 import numpy as np
 
-from .banks import Question
+from .content import Question
 
 Check = Callable[["Data"], tuple[float | None, Iterable[float]]]
 CHECKS: dict[str, Check] = {}

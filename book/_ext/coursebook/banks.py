@@ -27,10 +27,20 @@ import csv
 import hashlib
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-from . import ROOT
+from . import ROOT, content, myst
+from .content import (  # noqa: F401
+    ANSWER,
+    DISTRACTOR,
+    LETTERS,
+    OPTION,
+    Bank,
+    Question,
+    distractor_items,
+    parse,
+    sections,
+)
 
 BANKS = ROOT / "book" / "instructor"
 CC_BY = "https://creativecommons.org/licenses/by/4.0/"
@@ -43,26 +53,8 @@ def notice() -> str:
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     return (f"\u00a9 {config['copyright']} {config['author']}. Text and figures: CC BY 4.0 ({CC_BY}); "
             "code: MIT.")
-LETTERS = "ABCD"
-OPTION = re.compile(r"^- \*\*([A-D])\.\*\* (.+)$")
-ANSWER = re.compile(r"^\*\*Answer: ([A-D])\.\*\*(.*)$")
-DISTRACTOR = re.compile(r"^- ([A-D]): (.*)$")
 # A reference to another option inside an explanation ("same as A").
 REFERENCE = re.compile(r"\b(same as|option|options|than|unlike) ([A-D])\b")
-
-
-@dataclass(frozen=True)
-class Question:
-    """One concept question, as written in its bank."""
-
-    bank: int
-    name: str
-    title: str
-    stem: str
-    options: dict[str, str]
-    answer: str
-    explanation: str
-    distractors: dict[str, str]
 
 
 def _digest(*parts: object) -> int:
@@ -77,36 +69,6 @@ def targets(bank: int, count: int) -> list[str]:
         out += sorted(LETTERS, key=lambda letter, b=block: _digest("bank", bank, "block", b, letter))
         block += 1
     return out[:count]
-
-
-def sections(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, name) of every concept question's text, from its heading to the next heading."""
-    heads = list(re.finditer(r"^#{2,3} .*$", text, flags=re.MULTILINE))
-    found = []
-    for k, head in enumerate(heads):
-        match = re.match(r"### (Q\d+\.\d+):", head.group(0))
-        if match:
-            end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
-            found.append((head.start(), end, match.group(1)))
-    return found
-
-
-def _items(lines: list[str]) -> dict[str, list[str]]:
-    """The ``- X: ...`` items of a distractor list, each with its continuation lines."""
-    items: dict[str, list[str]] = {}
-    current = None
-    for line in lines:
-        match = DISTRACTOR.match(line)
-        if match:
-            current = match.group(1)
-            if current in items:
-                raise ValueError(f"distractor {current} is listed twice")
-            items[current] = [line]
-        elif current and line.startswith("  "):
-            items[current].append(line)
-        elif line.strip():
-            raise ValueError(f"unexpected line in the distractor list: {line!r}")
-    return items
 
 
 def reorder(bank: int, name: str, section: str, target: str) -> str:
@@ -150,7 +112,7 @@ def reorder(bank: int, name: str, section: str, target: str) -> str:
     lead = 0
     while lead < len(body) and not body[lead].strip():
         lead += 1
-    items = _items(body[lead:])
+    items = distractor_items(body[lead:])
     if sorted(items) != sorted(set(LETTERS) - {key}):
         raise ValueError(f"{name}: distractors {sorted(items)} do not match the wrong options")
     rewritten = []
@@ -174,43 +136,16 @@ def balance(text: str, bank: int) -> str:
 
 
 def bank_files() -> list[Path]:
-    return sorted(BANKS.glob("bank_*.md"))
+    return content.bank_files(BANKS)
 
 
 def bank_number(path: Path) -> int:
-    return int(path.stem.split("_")[1])
+    return Bank(path).number
 
 
 def questions(path: Path) -> list[Question]:
     """The concept questions of one bank file."""
-    return parse(path.read_text(encoding="utf-8"), bank_number(path))
-
-
-def parse(text: str, bank: int) -> list[Question]:
-    """The concept questions of a bank's text."""
-    found = []
-    for start, end, name in sections(text):
-        section = text[start:end]
-        head, _, rest = section.partition("\n")
-        lines = rest.split("\n")
-        at = [k for k, line in enumerate(lines) if re.match(r"^- \*\*[A-Z]\.\*\*", line)]
-        letters = [re.match(r"^- \*\*([A-Z])", lines[k]).group(1) for k in at]
-        if letters != list(LETTERS):
-            raise ValueError(f"bank {bank}, {name}: options {letters}, expected A, B, C, D in order")
-        answer_at = next((k for k, line in enumerate(lines) if ANSWER.match(line)), None)
-        marks = next((k for k, line in enumerate(lines) if line.strip() == "**Distractors.**"), None)
-        if answer_at is None or marks is None:
-            raise ValueError(f"bank {bank}, {name}: no **Answer: X.** line (X among A to D) or no **Distractors.**")
-        items = _items([line for line in lines[marks + 1:] if line.strip()])
-        found.append(Question(
-            bank=bank, name=name, title=head.split(":", 1)[1].strip(),
-            stem="\n".join(lines[:at[0]]).strip(),
-            options={OPTION.match(lines[k]).group(1): OPTION.match(lines[k]).group(2) for k in at},
-            answer=ANSWER.match(lines[answer_at]).group(1),
-            explanation=(ANSWER.match(lines[answer_at]).group(2) + "\n"
-                         + "\n".join(lines[answer_at + 1:marks])).strip(),
-            distractors={k: " ".join(x.strip() for x in v)[len(k) + 4:] for k, v in items.items()}))
-    return found
+    return Bank(path).questions
 
 
 # ---- exports ---------------------------------------------------------------------------------
@@ -218,38 +153,20 @@ def parse(text: str, bank: int) -> list[Question]:
 def _chapter_labels() -> dict[str, str]:
     """Every ``{prf:...}`` label of the chapters, as the words a reader outside the book can follow:
     'the lemma "Title" of chapter 3'."""
-    import json
-
-    from . import CHAPTERS, myst
-
-    found = {}
-    for path in CHAPTERS:
-        chapter = int(path.stem[:2])
-        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            if cell["cell_type"] != "markdown":
-                continue
-            for block in myst.blocks("".join(cell["source"])):
-                label = block.options.get("label")
-                if label and block.name.startswith("prf:"):
-                    kind = block.name.split(":", 1)[1]
-                    title = f' "{block.argument.strip()}"' if block.argument.strip() else ""
-                    found[label] = f"the {kind}{title} of chapter {chapter}"
-    return found
+    return {label: f"the {s.kind}" + (f' "{s.title}"' if s.title else "") + f" of chapter {s.chapter}"
+            for label, s in content.statements().items()}
 
 
 def _plain_roles(text: str, labels: dict[str, str]) -> str:
     """MyST roles as words: a labelled statement by its kind, title and chapter; a page by its chapter."""
-    def role(match: re.Match) -> str:
-        kind, content = match.group(1), match.group(2)
-        explicit = re.match(r"(.*?)\s*<([^>]*)>$", content)
-        if explicit and explicit.group(1):
-            return explicit.group(1)
-        target = explicit.group(2) if explicit else content
-        if kind == "doc":
-            number = re.search(r"notebooks/(\d\d)_", target)
-            return f"chapter {int(number.group(1))}" if number else target.rsplit("/", 1)[-1]
-        return labels.get(target, target)
-    return re.sub(r"\{([\w:]+)\}`([^`]*)`", role, text)
+    def role(found: myst.Role) -> str:
+        if found.text:
+            return found.text
+        if found.name == "doc":
+            number = re.search(r"notebooks/(\d\d)_", found.target)
+            return f"chapter {int(number.group(1))}" if number else found.target.rsplit("/", 1)[-1]
+        return labels.get(found.target, found.target)
+    return myst.replace_roles(text, role)
 
 
 def html(text: str, labels: dict[str, str]) -> str:

@@ -1,7 +1,7 @@
 """Jupyter-native homework: the student notebooks of `make homework`, ready for Colab and JupyterHub.
 
 Copies every ``_build/homework/<hw>/student/<hw>.ipynb`` to ``_build/jupyter/notebooks/homework/<hw>.ipynb``
-(beside the chapters' Jupyter-native copies; other folders as arguments, as coursebook.student does
+(beside the chapters' Jupyter-native copies; other folders as arguments, as coursebook.edition does
 for the student branch). The build (perceptron_homework.build) already puts the setup cell, which
 installs otter-grader and the package, above otter's ``import otter`` cell; the copy checks it
 again, so that in Colab the otter cell never runs before the setup cell. Nothing else changes: the

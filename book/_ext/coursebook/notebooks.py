@@ -30,6 +30,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from . import myst, solutions
+from .content import GATES, walk
 
 logger = logging.getLogger(__name__)
 
@@ -157,14 +158,10 @@ class Converter:
             target = arg.strip()
             heading = self.exercise_heading(target) if target in self.env.sphinx_exercise_registry else target
             return (f"{anchor}<details>\n<summary>Solution to {heading}</summary>\n\n{content}\n\n</details>")
-        if name == "solution-start":
+        if name in GATES:
             # A gated solution spans cells (executed code between solution-start and solution-end);
-            # <details> cannot span cells, so the marks are resolved cell by cell in ``fold``.
-            target = arg.strip()
-            heading = self.exercise_heading(target) if target in self.env.sphinx_exercise_registry else target
-            return f"{anchor}{SOLUTION_START}{heading}{SOLUTION_START}"
-        if name == "solution-end":
-            return SOLUTION_END
+            # <details> cannot span cells, so the gates are resolved cell by cell in ``fold``.
+            raise ValueError(f"{self.docname}: a {{{name}}} inside another block")
         if name == "literalinclude":
             return self.literalinclude(arg, options)
         if name in ADMONITIONS or name == "admonition":
@@ -183,6 +180,24 @@ class Converter:
             start = node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else node.lineno
             code = "\n".join(code.splitlines()[start - 1:node.end_lineno])
         return f"```{options.get('language', '')}\n{code.rstrip()}\n```"
+
+    def gated(self, text: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """A Markdown cell cut at its solution gates: the converted text around them (``len(gates) + 1``
+        pieces, the newlines and a gate's anchor kept as :meth:`markdown` joins them) and each gate
+        as (name, heading)."""
+        lines = text.split("\n")
+        pieces, marks, pos, tail = [], [], 0, ""
+        for block in myst.blocks(text):
+            if block.name not in GATES:
+                continue
+            anchor = f'<a id="{block.label}"></a>\n\n' if block.label and block.name == "solution-start" else ""
+            pieces.append(tail + self.markdown("\n".join(lines[pos:block.start])) + "\n" + anchor)
+            target = block.argument.strip()
+            registry = self.env.sphinx_exercise_registry
+            marks.append((block.name, self.exercise_heading(target) if target in registry else target))
+            pos, tail = block.end, "\n"
+        pieces.append(tail + self.markdown("\n".join(lines[pos:])))
+        return pieces, marks
 
     def markdown(self, text: str) -> str:
         """A chapter's Markdown as plain Jupyter Markdown: blocks rendered, roles resolved."""
@@ -226,43 +241,44 @@ def bibliography(app: Sphinx) -> dict[str, dict]:
     return out
 
 
-SOLUTION_START = "\x00solution-start\x00"
-SOLUTION_END = "\x00solution-end\x00"
 FOLDED = {"source_hidden": True, "outputs_hidden": True}
 
 
-def fold(cell: dict, text: str, inside: bool) -> tuple[str, bool]:
-    """Resolve a markdown cell's gated-solution marks; return its text and whether a solution is
-    still open after it. The text after a solution-start mark is folded in ``<details>`` (one per
-    solution, as ``{solution}`` gets); a markdown cell wholly inside an open solution is collapsed
-    in JupyterLab (``jupyter.source_hidden``), as the code cells between the marks are."""
-    out, pos = [], 0
-    if inside and SOLUTION_START not in text and SOLUTION_END not in text:
+def details(summary: str, body: str) -> str:
+    return f"<details>\n<summary>{summary}</summary>\n\n{body}\n\n</details>"
+
+
+def fold(cell: dict, pieces: list[str], marks: list[tuple[str, str]], inside: bool) -> str:
+    """A Markdown cell's text with its gated-solution marks resolved (``pieces`` and ``marks`` from
+    :meth:`Converter.gated`; ``inside``: a solution is open before the cell). The text after a
+    solution-start is folded in ``<details>`` (one per solution, as ``{solution}`` gets); a Markdown
+    cell wholly inside an open solution is collapsed in JupyterLab (``jupyter.source_hidden``), as the
+    code cells between the marks are."""
+    if inside and not marks:
         cell["metadata"].setdefault("jupyter", {}).update(source_hidden=True)
-        return text, True
-    while pos <= len(text):
-        start, end = text.find(SOLUTION_START, pos), text.find(SOLUTION_END, pos)
-        if not inside and start >= 0:
-            out.append(text[pos:start])
-            stop = text.index(SOLUTION_START, start + len(SOLUTION_START))
-            heading = text[start + len(SOLUTION_START):stop]
-            pos, inside = stop + len(SOLUTION_START), True
-            close = text.find(SOLUTION_END, pos)
-            body = text[pos:close if close >= 0 else len(text)].strip("\n")
-            out.append(f"<details>\n<summary>Solution to {heading}</summary>\n\n{body}\n\n</details>")
-            if close < 0:
+        return pieces[0]
+    out, k = [], 0
+    while True:
+        mark = marks[k][0] if k < len(marks) else None
+        if not inside and mark == "solution-start":
+            out.append(pieces[k])
+            closed = k + 1 < len(marks) and marks[k + 1][0] == "solution-end"
+            out.append(details(f"Solution to {marks[k][1]}", pieces[k + 1].strip("\n")))
+            if not closed:
                 out.append(f"\n\n{FOLDED_NOTE}")
-                return "".join(out).strip("\n"), True
-            pos, inside = close + len(SOLUTION_END), False
-        elif inside and end >= 0:
-            body = text[pos:end].strip("\n")
+                return "".join(out).strip("\n")
+            k += 2
+        elif inside and mark == "solution-end":
+            body = pieces[k].strip("\n")
             if body:  # the solution's last words, in the cell that closes it
-                out.append(f"<details>\n<summary>Solution, continued</summary>\n\n{body}\n\n</details>\n\n")
-            pos, inside = end + len(SOLUTION_END), False
-        else:
-            out.append(text[pos:])
+                out.append(details("Solution, continued", body) + "\n\n")
+            inside, k = False, k + 1
+        elif mark is None:
+            out.append(pieces[k])
             break
-    return "".join(out).strip("\n") or "*End of solution.*", inside
+        else:
+            raise ValueError(f"cell {cell.get('id')}: a {{{mark}}} where a solution is {'open' if inside else 'closed'}")
+    return "".join(out).strip("\n") or "*End of solution.*"
 
 
 FOLDED_NOTE = "*The cells down to the end of this solution are folded; expand them to see it.*"
@@ -308,7 +324,6 @@ def description_cell(cell: dict) -> dict | None:
 
 
 _SLIDER_PAYLOAD = re.compile(r'<script type="application/json">(.*?)</script>', re.DOTALL)
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 RUN_TO_MOVE = "Run the cell to move the slider"
 
 
@@ -343,14 +358,14 @@ def convert(app: Sphinx, docname: str, base: str) -> dict:
     if app.config.student_build:
         notebook = solutions.drop_from_notebook(notebook)
     converter = Converter(app, docname, base)
-    inside, heading, cells = False, "", []
-    for cell in notebook["cells"]:
+    heading, cells = "", []
+    for step in walk(notebook["cells"]):
+        cell, inside = step.cell, step.after
         cells.append(cell)
         if cell["cell_type"] == "markdown":
-            text = converter.markdown("".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"])
-            opened = re.findall(f"{SOLUTION_START}(.*?){SOLUTION_START}", text, re.DOTALL)
-            heading = opened[-1] if opened else heading
-            cell["source"], inside = fold(cell, text, inside)
+            pieces, marks = converter.gated(step.source)
+            heading = next((h for name, h in reversed(marks) if name == "solution-start"), heading)
+            cell["source"] = fold(cell, pieces, marks, step.inside)
             continue
         if inside:
             form_cell(cell, heading)
@@ -364,8 +379,6 @@ def convert(app: Sphinx, docname: str, base: str) -> dict:
                 described["metadata"]["jupyter"] = {"source_hidden": True}
             cells.append(described)
     notebook["cells"] = cells
-    if inside:
-        raise ValueError(f"{docname}: a solution-start has no solution-end")
     references = converter.references_cell()
     if references:
         notebook["cells"].append({"cell_type": "markdown", "id": "book-references", "metadata": {},
@@ -406,7 +419,7 @@ def point_launch_buttons(app: Sphinx, pagename: str, templatename: str, context:
 
     Binder keeps the repository's main branch (its environment has jupyterlab-myst, which renders
     the MyST sources as the book does) unless ``binder_branch`` names another ref: the student
-    edition sets both to the student branch (coursebook.student), whose notebooks have no
+    edition sets both to the student branch (coursebook.edition), whose notebooks have no
     solutions. Runs after sphinx-book-theme's add_launch_buttons (501).
     """
     branch = app.config.jupyter_notebooks_branch

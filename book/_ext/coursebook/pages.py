@@ -23,30 +23,17 @@ icons' CSS is cut down to what the finished pages use.
 from __future__ import annotations
 
 import base64
-import hashlib
 import re
-import struct
 from pathlib import Path
 
 from sphinx.application import Sphinx
 
 from . import accessibility, icons, phone, svg_math
+from .content import frame_name, png_size
 
 _DATA_PNG = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
 _IMG = re.compile(r"<img\b([^>]*?)\s*/?>")
 _SRC = re.compile(r'\bsrc="([^"]+)"')
-
-
-def png_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a PNG's IHDR chunk, or None if ``data`` is no PNG."""
-    if data[:8] != b"\x89PNG\r\n\x1a\n" or len(data) < 24:
-        return None
-    return struct.unpack(">II", data[16:24])
-
-
-def frame_name(png: bytes) -> str:
-    """The file name in ``_images/`` of a slider frame: named by its content."""
-    return f"frame-{hashlib.sha256(png).hexdigest()[:20]}.png"
 
 
 def frames_to_files(body: str, outdir: Path, pathto) -> tuple[str, dict[str, tuple[int, int]]]:
@@ -119,7 +106,7 @@ def lighten_page(app: Sphinx, pagename: str, templatename: str, context: dict, d
     outdir = Path(app.builder.outdir)
     known: dict[str, tuple[int, int]] = {}
     if "perceptron-slider" in body:
-        body = phone.add_phone_frames(body, outdir, context["pathto"], frame_name)
+        body = phone.add_phone_frames(body, outdir, context["pathto"])
         body, known = frames_to_files(body, outdir, context["pathto"])
     pagedir = (outdir / app.builder.get_target_uri(pagename)).parent
     # builder.images: each image of the page (path from the source folder) -> its name in _images/.

@@ -30,6 +30,8 @@ import numpy as np
 from PIL import Image
 from sphinx.application import Sphinx
 
+from .content import frame_name, png_size
+
 # Frames narrower than this fit a phone's column well enough as they are (one-panel figures are 370-390).
 MIN_WIDTH = 500
 # The cut must leave this many blank columns between the panels, in the middle part of the frame.
@@ -80,14 +82,12 @@ def stack_panels(png: bytes) -> bytes | None:
     return out.getvalue()
 
 
-def add_phone_frames(body: str, outdir: Path, pathto, frame_name) -> str:
+def add_phone_frames(body: str, outdir: Path, pathto) -> str:
     """Give each slider whose frames have panels to stack a ``data-phone-frames`` map (and the files).
 
     The map takes a frame's URL (as :func:`coursebook.pages.frames_to_files` will name it) to
     ``[phone URL, phone width, phone height, frame width, frame height]``.
     """
-    from .pages import png_size
-
     def one_slider(match: re.Match) -> str:
         data = json.loads(match.group(2))
         phones: dict[str, list] = {}
@@ -175,8 +175,6 @@ def add_phone_figures(body: str, read_png, write_png) -> str:
     serves the stacked figure where the screen is at most 575 px wide (a phone): there two panels
     side by side, e.g. chapter 9's two confusion matrices, would be shown at about 40% of their size.
     """
-    from .pages import png_size
-
     def one(match: re.Match) -> str:
         png = read_png(match.group(1))
         stacked = stack_panels(png) if png else None
@@ -195,8 +193,6 @@ def mark_page_outputs(app: Sphinx, pagename: str, templatename: str, context: di
     body = context.get("body")
     if not body or app.builder.format != "html" or "cell_output" not in body:
         return
-    from .pages import frame_name
-
     outdir = Path(app.builder.outdir)
     pagedir = (outdir / app.builder.get_target_uri(pagename)).parent
     sources = {name: Path(app.srcdir) / src for src, name in getattr(app.builder, "images", {}).items()}

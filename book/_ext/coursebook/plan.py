@@ -33,13 +33,12 @@ The model (stated on book/instructors.md as well, next to its numbers):
 from __future__ import annotations
 
 import itertools
-import json
 import re
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import CHAPTERS, ROOT, myst
+from . import CHAPTERS, ROOT, content, myst
 
 PROSE_WPM, FORMAL_WPM, CLASS_FORMAL_WPM = 120, 40, 25
 MINUTES_PER_CODE_CELL, MINUTES_PER_SLIDER, MINUTES_PER_MISCONCEPTION = 1, 5, 3
@@ -106,7 +105,7 @@ def exercise_kind(text: str) -> str:
 
 
 def measure(path: Path) -> Chapter:
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    cells = content.chapter(path).notebook["cells"]
     words = {"prose": 0, "formal": 0, "exercise": 0, "solution": 0}
     formal_blocks = optional_words = misconceptions = 0
     exercises = {"pen": 0, "code": 0, "both": 0}
@@ -115,14 +114,11 @@ def measure(path: Path) -> Chapter:
     core = [0, 0, 0]
     core_sliders = 0
     solution_code = 0
-    inside_solution = False          # between a {solution-start} and its {solution-end} (gated solution)
-    for cell in cells:
-        source = "".join(cell["source"])
-        gates = [b.name for b in myst.blocks(source) if b.name in ("solution-start", "solution-end")]
-        was_inside, inside_solution = inside_solution, (gates[-1] == "solution-start") if gates else inside_solution
+    for step in content.walk(cells):
+        cell, source = step.cell, step.source
         # A gated solution's cells (its prose and executed code) and a cell the book never shows
         # (tag remove-cell, e.g. the hidden setup cell) are not on anyone's reading path.
-        unseen = (was_inside and inside_solution) or "remove-cell" in cell["metadata"].get("tags", [])
+        unseen = (step.inside and step.after) or "remove-cell" in cell["metadata"].get("tags", [])
         if cell["cell_type"] == "code":
             if unseen:
                 solution_code += "remove-cell" not in cell["metadata"].get("tags", [])
@@ -153,8 +149,7 @@ def measure(path: Path) -> Chapter:
                     core[0] += len(line.split()) if optional_level is None else 0
             if kind == "formal":
                 formal_blocks += 1
-                optional_proof = re.search(r"^:class:.*\boptional\b", text, flags=re.MULTILINE)
-                if optional_proof:
+                if "optional" in myst.blocks(text)[0].classes:
                     optional_words += count
                 elif optional_level is None:
                     core[1] += count

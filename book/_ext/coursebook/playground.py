@@ -1,7 +1,7 @@
-"""Write the playground's preset datasets into book/_static/playground.js, from the package itself.
+"""Write the playground's preset datasets, book/_static/playground_presets.json, from the package itself.
 
 The presets are the chapters' datasets, generated here by ``perceptron.datasets`` and written with
-``repr`` (shortest round-trip form), so the page holds exactly the doubles Python holds: a run in
+``repr`` (shortest round-trip form; playground.js fetches the file), so the page holds exactly the doubles Python holds: a run in
 the browser and ``perceptron.train`` on the same preset then start from the same numbers.
 ``python -m coursebook.playground --check`` exits 1 when the file is stale (tests call it).
 """
@@ -9,15 +9,13 @@ the browser and ``perceptron.train`` on the same preset then start from the same
 from __future__ import annotations
 
 import json
-import re
 import sys
 
 import perceptron as pc
 
 from . import ROOT
 
-SCRIPT = ROOT / "book" / "_static" / "playground.js"
-BEGIN, END = "/* PRESETS BEGIN (book/_ext/coursebook/playground.py) */", "/* PRESETS END */"
+PRESETS = ROOT / "book" / "_static" / "playground_presets.json"
 
 #: (key, label, Python call that makes it); margins of the "separable" family are chosen in the page.
 #: Labels stay short: a select shows its label whole at a phone's width (tests/book/test_playground.py).
@@ -41,23 +39,19 @@ def presets() -> list[dict]:
     return out
 
 
-def block() -> str:
-    body = json.dumps(presets(), separators=(",", ":"))  # json writes floats with repr: exact
-    return f"{BEGIN}\n  var PRESETS = {body};\n  {END}"
+def text() -> str:
+    """The presets as JSON, one preset a line (json writes floats with repr: exact)."""
+    return "[\n" + ",\n".join(json.dumps(p, separators=(",", ":")) for p in presets()) + "\n]\n"
 
 
 def main(argv: list[str]) -> int:
-    text = SCRIPT.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.DOTALL)
-    if not pattern.search(text):
-        raise SystemExit(f"{SCRIPT} has no preset block ({BEGIN} ... {END})")
-    new = pattern.sub(lambda _: block(), text)
+    new = text()
     if "--check" in argv:
-        if new != text:
-            print(f"{SCRIPT.name}: presets are stale; run python -m coursebook.playground", file=sys.stderr)
+        if not PRESETS.exists() or PRESETS.read_text(encoding="utf-8") != new:
+            print(f"{PRESETS.name}: presets are stale; run python -m coursebook.playground", file=sys.stderr)
             return 1
         return 0
-    SCRIPT.write_text(new, encoding="utf-8")
+    PRESETS.write_text(new, encoding="utf-8")
     return 0
 
 

@@ -145,7 +145,7 @@ def update(path: Path, homework: bool, check: bool) -> bool:
             return False
         if check:
             return True
-        cell.source, cell.outputs, cell.execution_count = source, [], None
+        cell.source, cell.outputs = source, []   # its execution_count stays: the run it records is the chapter's
         cell.metadata["tags"] = TAGS
     else:
         if check:

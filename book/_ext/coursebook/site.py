@@ -7,7 +7,7 @@
   names the chapter, on the tracker of ``issues_url`` (default: ``<repository.url>/issues``; a fork's
   book points at the fork), the tracker the book's issues button opens too.
 * **One repository name.** ``repository.url`` and ``repository.branch`` of _config.yml (for the student
-  edition, the student repository and branch: :mod:`coursebook.student`) make every link of the
+  edition, the student repository and branch: :mod:`coursebook.edition`) make every link of the
   book: the repository button (``/tree/<branch>`` where the branch is not ``main``), the changelog
   (``/blob/<branch>/CHANGELOG.md``), the edit and issue buttons, the errata line, and every mention of
   the upstream repository (:data:`UPSTREAM`) in a page's text, code blocks included (the clone
@@ -17,7 +17,7 @@
 * **Offline.** Jupyter Book 1 always loads sphinx-thebe, which writes a script pointing at thebe on
   unpkg into every page (twice, which also raises a console error). The book has no thebe buttons,
   so its page-script hook is disconnected.
-* **Student edition.** With ``student_build: true`` (set by :mod:`coursebook.student`), pages can
+* **Student edition.** With ``student_build: true`` (set by :mod:`coursebook.edition`), pages can
   say ``{only} not student`` around text that only the full book shows.
 """
 

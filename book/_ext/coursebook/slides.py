@@ -39,7 +39,6 @@ import html
 import json
 import re
 import shutil
-import struct
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -48,7 +47,7 @@ import yaml
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from . import CHAPTERS, ROOT, banks, myst, plan
+from . import CHAPTERS, ROOT, banks, content, myst, plan
 from .pdf import strip_positions
 
 OUT = ROOT / "_build" / "slides"
@@ -57,7 +56,7 @@ MATHJAX = ROOT / "node_modules" / "mathjax-full" / "es5"
 MATHJAX_FILES = ("tex-chtml.js", "startup.js", "loader.js", "core.js")
 MATHJAX_FOLDERS = ("a11y", "adaptors", "input", "output", "sre", "ui")
 DESCRIPTIONS = ROOT / "book" / "figure_descriptions.yml"
-BANKS = ROOT / "book" / "instructor"
+BANKS = content.BANKS
 STATEMENTS = ("prf:definition", "prf:theorem", "prf:lemma", "prf:proposition", "prf:corollary", "prf:algorithm")
 SLIDER_FRAMES = 3         # positions of a slider shown, first to last, each on its own slide
 QUESTIONS_PER_SESSION = 3
@@ -81,15 +80,7 @@ MARKDOWN = (MarkdownIt("commonmark").enable("table")
 @lru_cache(maxsize=1)
 def labels() -> dict[str, str]:
     """Every formal block's label in the chapters, as text: ``lemma “The alignment grows linearly”``."""
-    out = {}
-    for path in CHAPTERS:
-        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            if cell["cell_type"] == "markdown":
-                for block in myst.blocks("".join(cell["source"])):
-                    if block.label and block.name.startswith("prf:"):
-                        kind = block.name.split(":")[1]
-                        out[block.label] = f"{kind} “{block.argument}”" if block.argument else kind
-    return out
+    return {label: f"{s.kind} “{s.title}”" if s.title else s.kind for label, s in content.statements().items()}
 
 
 @lru_cache(maxsize=1)
@@ -177,10 +168,10 @@ def descriptions() -> dict[str, dict]:
 
 def png_size(uri: str) -> tuple[int, int]:
     """Width and height of a PNG data URI, from its header."""
-    head = base64.b64decode(uri.split(",", 1)[1][:44])
-    if head[:8] != b"\x89PNG\r\n\x1a\n":
+    size = content.png_size(base64.b64decode(uri.split(",", 1)[1][:44]))
+    if size is None:
         raise ValueError("a figure output is not a PNG")
-    return struct.unpack(">II", head[16:24])
+    return size
 
 
 def fitted(width: int, height: int, box: tuple[int, int] = FIGURE_BOX) -> tuple[int, int]:
@@ -197,10 +188,10 @@ def bank_path(number: int) -> Path:
 
 
 def questions(number: int) -> list[banks.Question]:
-    """The concept questions of the bank of chapter ``number``, read by coursebook.banks from the file as it
-    is now (its parser raises a ValueError naming a malformed question)."""
-    path = bank_path(number)
-    return banks.parse(path.read_text(encoding="utf-8"), number) if path.exists() else []
+    """The concept questions of the bank of chapter ``number``, read by coursebook.content from the file as
+    it is now (its parser raises a ValueError naming a malformed question)."""
+    found = content.Bank(bank_path(number))
+    return found.questions if found.path.exists() else []
 
 
 # ---------------------------------------------------------------- slides
@@ -437,10 +428,10 @@ def exercise_slides(number: int, exercise: tuple[str, str, str], quick: list[tup
 def chapter(number: int, optional: bool = True) -> Chapter:
     """Chapter ``number`` as slides; with ``optional=False`` its core path only (no section marked
     "(optional)" at its heading, no optional proof), as a plan that does not say "+" teaches it."""
-    path = CHAPTERS[number - 1]
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    first = "".join(cells[0]["source"])
-    title = first.splitlines()[0].lstrip("# ").strip()
+    read = content.chapter(CHAPTERS[number - 1])
+    path, cells = read.path, read.cells
+    first = cells[0].source
+    title = read.title
     intro = paragraphs(first)
     opening = Slide("chapter", f'<h2>Chapter {number}</h2><h1>{inline(title)}</h1>'
                                f'<div class="learn">{learn_list(first)}</div>', notes=intro[:1])
@@ -460,8 +451,8 @@ def chapter(number: int, optional: bool = True) -> Chapter:
     pending: tuple[str, str] | None = None  # a pen-and-paper exercise waiting for its solution
     quick: list[tuple[str, str]] = []
     for cell in cells[1:]:
-        source = "".join(cell["source"])
-        if cell["cell_type"] == "markdown":
+        source = cell.source
+        if cell.type == "markdown":
             for kind, part in myst.split(source):
                 if kind == "prose":
                     for level, text in OPTIONAL_HEADING.findall(part):
@@ -469,7 +460,7 @@ def chapter(number: int, optional: bool = True) -> Chapter:
                             skipping = None
                         if skipping is None and not optional and text.endswith("(optional)"):
                             skipping = len(level)
-                    if cell.get("id") == "quick-checks":
+                    if cell.id == "quick-checks":
                         quick += [(b.argument, b.body) for b in myst.blocks(part) if b.name == "admonition"]
                     if skipping is not None:
                         continue
@@ -511,25 +502,25 @@ def chapter(number: int, optional: bool = True) -> Chapter:
                         slides.append(Slide("proof", f"<h3>{inline(name + more)}{tag}</h3>{stepwise(chunk)}",
                                             notes=notes, wants_next=True))
             continue
-        if skipping is not None or cell["cell_type"] != "code" or "-sol" in (cell.get("id") or ""):
+        if skipping is not None or cell.type != "code" or cell.solution:
             continue                                        # the exercises' solutions stay in the book
         if "SliderFigure(" in source:
-            frames, alts = slider_frames(cell)
+            frames, alts = slider_frames(cell.raw)
             picks = strip_positions(len(frames), SLIDER_FRAMES) if frames else []
             for n, i in enumerate(picks, start=1):
                 heading = f"{section or 'The slider'}: position {i + 1} of {len(frames)}"
                 slides.append(figure_slide(
-                    "slider", as_uri(frames[i]), heading, alts[i], "", f' data-cell="{cell["id"]}" data-frame="{i}"',
+                    "slider", as_uri(frames[i]), heading, alts[i], "", f' data-cell="{cell.id}" data-frame="{i}"',
                     notes=[p for p in (fresh(last_para) if n == 1 else "",
                                        (f"This is frame {n} of the {len(picks)} shown from the book's slider, first "
                                         "to last. In the book, students move it themselves."),
                                        alts[i]) if p]))
             continue
-        for output in cell.get("outputs", []):
+        for output in cell.raw.get("outputs", []):
             data = output.get("data", {})
             if "image/png" not in data:
                 continue
-            cid = cell.get("id")
+            cid = cell.id
             if cid not in described:
                 raise ValueError(f"{path.name} cell {cid}: a figure with no description in {DESCRIPTIONS.name}")
             alt = " ".join(described[cid]["alt"].split())

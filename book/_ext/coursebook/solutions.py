@@ -39,7 +39,7 @@ from pathlib import Path
 
 from docutils import nodes
 
-from . import myst
+from . import content, myst
 
 
 def drop_from_doctree(app, doctree: nodes.document) -> None:
@@ -80,29 +80,23 @@ def drop_from_notebook(notebook: dict) -> dict:
     Raises ValueError when a ``{solution-start}`` is never closed.
     """
     notebook = copy.deepcopy(notebook)
-    cells, inside = [], False
-    for cell in notebook["cells"]:
+    cells = []
+    for step in content.walk(notebook["cells"]):
+        cell = step.cell
         if cell["cell_type"] != "markdown":
-            if not inside:
+            if not step.inside:
                 cells.append(cell)
             continue
-        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        text, inside = _cut(source, inside)
+        text, _ = _cut(step.source, step.inside)
         if text.strip():
             cell["source"] = text.splitlines(keepends=True)
             cells.append(cell)
-    if inside:
-        raise ValueError("a {solution-start} has no {solution-end}")
     notebook["cells"] = cells
     return notebook
 
 
 FOLDED_CODE = {"source_hidden": True, "outputs_hidden": True}
 FOLDED_MARKDOWN = {"source_hidden": True}
-
-
-def _marks(text: str) -> list[str]:
-    return [block.name for block in myst.blocks(text) if block.name in ("solution-start", "solution-end")]
 
 
 def _closes_after_text(text: str) -> bool:
@@ -116,27 +110,20 @@ def _closes_after_text(text: str) -> bool:
 def fold_in_notebook(notebook: dict) -> bool:
     """Collapse, in place, the cells of each gated solution of a MyST notebook (see the module's
     docstring); True when some cell's metadata changed. Raises ValueError for an unclosed gate."""
-    changed, inside = False, False
-    for cell in notebook["cells"]:
-        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        marks = _marks(source) if cell["cell_type"] == "markdown" else []
+    changed = False
+    for step in content.walk(notebook["cells"]):
+        cell, marks, inside = step.cell, list(step.gates), step.inside
         want: dict | None = None
-        if cell["cell_type"] == "code":
-            want = FOLDED_CODE if inside else None
-        elif not marks:
-            want = FOLDED_MARKDOWN if inside else None
-        elif marks == ["solution-end"] and inside and _closes_after_text(source):
+        if not marks:
+            want = (FOLDED_CODE if cell["cell_type"] == "code" else FOLDED_MARKDOWN) if inside else None
+        elif marks == ["solution-end"] and inside and _closes_after_text(step.source):
             want = FOLDED_MARKDOWN   # the solution's last words, then the gate: folded on the words
-        for mark in marks:
-            inside = mark == "solution-start"
         jupyter = cell["metadata"].get("jupyter", {})
         if want is not None and any(jupyter.get(k) is not v for k, v in want.items()):
             cell["metadata"].setdefault("jupyter", {}).update(want)
             changed = True
         elif want is None and jupyter.get("source_hidden") and "check" not in cell["metadata"].get("tags", []):
             raise ValueError(f"cell {cell.get('id')} is collapsed outside any solution")
-    if inside:
-        raise ValueError("a {solution-start} has no {solution-end}")
     return changed
 
 

@@ -4,7 +4,7 @@ Every test of an assignment (public or hidden) is a function of a random generat
 returns two things: the *calls* to make in the student's notebook (call this function on these
 inputs, read that variable) and a *verdict*, a function of the outputs of those calls that
 raises ``AssertionError`` with a message for the student when they are wrong. The calls run in
-the sandboxed kernel (:mod:`perceptron_homework.kernel`); their outputs come back as plain data;
+the sandboxed kernel (:mod:`perceptron_homework.runner`); their outputs come back as plain data;
 the verdict runs in the grading process, with its own numpy and its own reference
 implementation. So nothing the student's code does to numpy, to builtins or to the grader's
 objects in its own process can change a verdict: it can only change its own outputs.
@@ -259,7 +259,7 @@ def run_here(assignment: str, test: str, env: dict, *, secret: str | None = None
 
     Raises AssertionError with the student's message when the test fails.
     """
-    from ..kernel import perform
+    from ..runner import perform
 
     calls, verdict = checks(assignment)[test].make(secret or read_secret())
     raw = [json.loads(json.dumps(perform(c.to_plain(), env))) for c in calls]

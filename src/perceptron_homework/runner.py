@@ -1,6 +1,6 @@
 """The grading kernel: what runs inside the sandbox, in the student's process.
 
-``python -m perceptron_homework.kernel SPEC OUT`` reads the job ``SPEC`` (JSON), drops root and
+``python -m perceptron_homework.runner SPEC OUT`` reads the job ``SPEC`` (JSON), drops root and
 sets the resource limits it names, runs every code cell of the submission in an IPython shell
 with a time limit per cell, then makes the calls of every test (:mod:`.checks`) with a time
 limit per test, and writes the outputs to ``OUT`` as plain data. It decides nothing: the
