@@ -27,7 +27,8 @@ from .losses import (
     perceptron_loss,
     total_loss,
 )
-from .margins import functional_margins, geometric_margin, max_margin, radius
+from .halfspaces import radon_partition, separating_hyperplane, shatters
+from .margins import functional_margins, geometric_margin, max_margin, radius, svm_dual
 from .multiclass import (
     kesler_points,
     kesler_train,
@@ -154,8 +155,12 @@ __all__ = [
     "proof_quantities",
     "prototype",
     "radius",
+    "radon_partition",
+    "separating_hyperplane",
+    "shatters",
     "structured_predict",
     "structured_train",
+    "svm_dual",
     "tightest_hinge_bound",
     "total_loss",
     "train",
