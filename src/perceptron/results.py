@@ -492,6 +492,41 @@ class OnlinePass:
             raise ValueError(f"y must have shape ({Xa.shape[0]},) to match X, got shape {ya.shape}")
         return np.mean(sgn(Xa @ self.w.T + self.b) != ya[:, None], axis=0)
 
+    def average(self) -> Hyperplane:
+        """The average ``(1/n) sum_t (w[t], b[t])`` of the ``n`` hypotheses, one linear classifier.
+
+        It differs from the averaged perceptron of one pass (:func:`~perceptron.averaged` with
+        ``max_epochs=1``), which averages the weights held *after* each example, only in its first
+        term (the zero start here, the final weights there).
+
+        Examples
+        --------
+        >>> from perceptron import online_pass
+        >>> avg = online_pass([[1.0, 0.0], [-1.0, 0.0], [2.0, 0.0]], [1, -1, 1]).average()
+        >>> avg.w.tolist(), round(avg.b, 4)
+        ([1.0, 0.0], 0.3333)
+        """
+        return Hyperplane(self.w.mean(axis=0), float(self.b.mean()))
+
+    def online_hinge_losses(self, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
+        """The hinge loss ``max(0, 1 - y_t (w[t].x_t + b[t]))`` of each hypothesis on the example it met.
+
+        ``X, y`` must be the examples of the pass, in its order (one row per hypothesis).
+
+        Examples
+        --------
+        >>> from perceptron import online_pass
+        >>> X, y = [[1.0, 0.0], [-1.0, 0.0], [2.0, 0.0]], [1, -1, 1]
+        >>> online_pass(X, y).online_hinge_losses(X, y).tolist()
+        [1.0, 1.0, 0.0]
+        """
+        Xa = self._points(X)
+        ya = np.asarray(y, dtype=np.float64)
+        if Xa.shape[0] != self.w.shape[0] or ya.shape != (Xa.shape[0],):
+            raise ValueError(f"X and y must be the pass's {self.w.shape[0]} examples, got X of shape "
+                             f"{Xa.shape} and y of shape {ya.shape}")
+        return np.maximum(0.0, 1.0 - ya * (np.einsum("ij,ij->i", Xa, self.w) + self.b))
+
     def vote(self, X: ArrayLike) -> NDArray[np.float64]:
         """Predict by the unweighted majority vote of the ``n`` hypotheses (ties go to +1)."""
         Xa = self._points(X)
