@@ -16,6 +16,7 @@ from ._version import __version__ as __version__
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
 from .checks import holds_for
+from .halfspaces import radon_partition, separating_hyperplane, shatters
 from .kernel import KernelPerceptron, kernel_predict, kernel_train
 from .linear import count_errors, decision_function, predict, prototype
 from .losses import (
@@ -27,7 +28,6 @@ from .losses import (
     perceptron_loss,
     total_loss,
 )
-from .halfspaces import radon_partition, separating_hyperplane, shatters
 from .margins import functional_margins, geometric_margin, max_margin, radius, svm_dual
 from .multiclass import (
     kesler_points,

@@ -123,11 +123,11 @@ def radon_partition(X: ArrayLike) -> tuple[NDArray[np.intp], NDArray[np.intp], N
     """Split ``d + 2`` points of ``R^d`` into two groups whose convex hulls meet (Radon's theorem).
 
     A non-zero ``a`` with ``sum_i a_i x_i = 0`` and ``sum_i a_i = 0`` exists because these are
-    ``d + 1`` linear equations in ``d + 2`` unknowns. ``I = {i : a_i > 0}`` and its complement ``J``
-    are both non-empty, and ``p = sum_{i in I} a_i x_i / S = sum_{j in J} (-a_j) x_j / S`` with
-    ``S = sum_{i in I} a_i`` lies in both convex hulls. The sign of ``a`` is fixed so that the
-    first point with ``a_i != 0`` is in ``I``. So labelling ``I`` with ``+1`` and ``J``
-    with ``-1`` is a labelling no halfspace produces.
+    ``d + 1`` linear equations in ``d + 2`` unknowns. ``A_+ = {i : a_i > 0}`` and its complement
+    ``A_-`` are both non-empty, and ``q = sum_{i in A_+} a_i x_i / a_+ = sum_{j in A_-} (-a_j) x_j / a_+``
+    with ``a_+ = sum_{i in A_+} a_i`` lies in both convex hulls. So labelling ``A_+`` with ``+1``
+    and ``A_-`` with ``-1`` is a labelling no halfspace produces. The sign of ``a`` is fixed so
+    that the first point with ``a_i != 0`` is in ``A_+``.
 
     Parameters
     ----------
@@ -135,9 +135,9 @@ def radon_partition(X: ArrayLike) -> tuple[NDArray[np.intp], NDArray[np.intp], N
 
     Returns
     -------
-    I, J : ndarray of int
-        The two groups (indices into ``X``), ``I`` the points with ``a_i > 0``.
-    p : ndarray of shape (d,)
+    A_plus, A_minus : ndarray of int
+        The two groups (indices into ``X``), ``A_plus`` the points with ``a_i > 0``.
+    q : ndarray of shape (d,)
         A common point of the two convex hulls.
 
     Raises
@@ -147,8 +147,8 @@ def radon_partition(X: ArrayLike) -> tuple[NDArray[np.intp], NDArray[np.intp], N
 
     Examples
     --------
-    >>> I, J, p = radon_partition([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0], [2.0, 2.0]])
-    >>> I.tolist(), J.tolist(), p.round(6).tolist()
+    >>> A_plus, A_minus, q = radon_partition([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0], [2.0, 2.0]])
+    >>> A_plus.tolist(), A_minus.tolist(), q.round(6).tolist()
     ([0, 3], [1, 2], [1.0, 1.0])
     """
     Xa = check_X(X)
@@ -158,9 +158,8 @@ def radon_partition(X: ArrayLike) -> tuple[NDArray[np.intp], NDArray[np.intp], N
     a = null_space(np.vstack([Xa.T, np.ones(m)]))[:, 0]
     a = a / np.max(np.abs(a))  # the largest entry is +-1, so the threshold below is scale-free
     a[np.abs(a) <= 1e-12] = 0.0
-    if a[np.flatnonzero(a)[0]] < 0:  # the first point with a_i != 0 goes to I
+    if a[np.flatnonzero(a)[0]] < 0:  # the first point with a_i != 0 goes to A_+
         a = -a
     positive = a > 0
-    I, J = np.flatnonzero(positive), np.flatnonzero(~positive)
-    S = a[I].sum()
-    return I, J, a[I] @ Xa[I] / S
+    A_plus, A_minus = np.flatnonzero(positive), np.flatnonzero(~positive)
+    return A_plus, A_minus, a[A_plus] @ Xa[A_plus] / a[A_plus].sum()
