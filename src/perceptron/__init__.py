@@ -44,9 +44,10 @@ from .network import (
     train_lms,
     train_network,
 )
-from .nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
+from .nonseparable import choose_epochs, fewest_errors_line, find_cycle, weights_at_epoch_ends
 from .online import (
     adversary_sequence,
+    held_out_bound,
     hinge_mistake_bound,
     online_pass,
     online_to_batch_bound,
@@ -115,6 +116,7 @@ __all__ = [
     "VotedPerceptron",
     "adversary_sequence",
     "averaged",
+    "choose_epochs",
     "count_errors",
     "datasets",
     "decision_function",
@@ -122,6 +124,7 @@ __all__ = [
     "find_cycle",
     "functional_margins",
     "geometric_margin",
+    "held_out_bound",
     "hinge_loss",
     "hinge_mistake_bound",
     "holds_for",
