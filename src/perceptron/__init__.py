@@ -32,6 +32,7 @@ from .margins import functional_margins, geometric_margin, max_margin, radius, s
 from .multiclass import (
     kesler_points,
     kesler_train,
+    multiclass_hinge_bound,
     multiclass_margin,
     multiclass_mistake_bound,
     multiclass_train,
@@ -139,6 +140,7 @@ __all__ = [
     "losses",
     "max_margin",
     "mistake_bound",
+    "multiclass_hinge_bound",
     "multiclass_margin",
     "multiclass_mistake_bound",
     "multiclass_plots",
