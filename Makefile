@@ -66,7 +66,7 @@ PLAN_ARGS = $(if $(call given,SESSIONS),--sessions $(SESSIONS)) $(if $(call give
 	$(if $(call given,SLACK),--slack $(SLACK)) $(if $(call given,CHAPTERS),--chapters "$(CHAPTERS)") \
 	$(if $(call given,PLAN),--plan "$(PLAN)")
 # One reveal.js deck per session of every course plan (coursebook.plan.PLANS) in _build/slides/<plan>/
-# (book/_ext/coursebook/slides.py); SESSIONS=4 MINUTES=75, CHAPTERS="1, 2 | 4+ | 5" or PLAN=file.yml
+# (book/_ext/coursebook/slides.py); SESSIONS=4 MINUTES=75, CHAPTERS="1+, 2 | 4 | 5" or PLAN=file.yml
 # add the decks of that plan (the same options as `make plan`).
 # reveal.js and MathJax come from node_modules (package.json): no CDN.
 slides: $(STAMP) node_modules
@@ -224,7 +224,7 @@ quiz: $(STAMP)
 	  $(BIN)/python -m perceptron_homework quiz --out _build/quiz
 
 # A course plan: which chapters in which session (book/_ext/coursebook/plan.py). `make plan SESSIONS=4
-# MINUTES=75` (a timetable made for you), `make plan CHAPTERS="1, 2 | 4+ | 5" MINUTES=90` (your choice,
+# MINUTES=75` (a timetable made for you), `make plan CHAPTERS="1+, 2 | 4 | 5" MINUTES=90` (your choice,
 # "+" for a chapter's optional parts), `make plan PLAN=myplan.yml`; SLACK=minutes kept for questions.
 # Without any of them: five sessions of 90 minutes.
 plan: $(STAMP)

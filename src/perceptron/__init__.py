@@ -16,6 +16,7 @@ from ._version import __version__ as __version__
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
 from .checks import holds_for
+from .halfspaces import radon_partition, separating_hyperplane, shatters
 from .kernel import KernelPerceptron, kernel_predict, kernel_train
 from .linear import count_errors, decision_function, predict, prototype
 from .losses import (
@@ -27,10 +28,11 @@ from .losses import (
     perceptron_loss,
     total_loss,
 )
-from .margins import functional_margins, geometric_margin, max_margin, radius
+from .margins import functional_margins, geometric_margin, max_margin, radius, svm_dual
 from .multiclass import (
     kesler_points,
     kesler_train,
+    multiclass_hinge_bound,
     multiclass_margin,
     multiclass_mistake_bound,
     multiclass_train,
@@ -43,9 +45,10 @@ from .network import (
     train_lms,
     train_network,
 )
-from .nonseparable import fewest_errors_line, find_cycle, weights_at_epoch_ends
+from .nonseparable import choose_epochs, fewest_errors_line, find_cycle, weights_at_epoch_ends
 from .online import (
     adversary_sequence,
+    held_out_bound,
     hinge_mistake_bound,
     online_pass,
     online_to_batch_bound,
@@ -114,6 +117,7 @@ __all__ = [
     "VotedPerceptron",
     "adversary_sequence",
     "averaged",
+    "choose_epochs",
     "count_errors",
     "datasets",
     "decision_function",
@@ -121,6 +125,7 @@ __all__ = [
     "find_cycle",
     "functional_margins",
     "geometric_margin",
+    "held_out_bound",
     "hinge_loss",
     "hinge_mistake_bound",
     "holds_for",
@@ -135,6 +140,7 @@ __all__ = [
     "losses",
     "max_margin",
     "mistake_bound",
+    "multiclass_hinge_bound",
     "multiclass_margin",
     "multiclass_mistake_bound",
     "multiclass_plots",
@@ -154,8 +160,12 @@ __all__ = [
     "proof_quantities",
     "prototype",
     "radius",
+    "radon_partition",
+    "separating_hyperplane",
+    "shatters",
     "structured_predict",
     "structured_train",
+    "svm_dual",
     "tightest_hinge_bound",
     "total_loss",
     "train",

@@ -1,16 +1,45 @@
-"""What the algorithms beyond the binary perceptron return (multiclass, structured, the two-layer
+"""The hyperplane every linear result is, and what the algorithms beyond the binary perceptron return (multiclass, structured, the two-layer
 network, online learning): frozen dataclasses, re-exported by :mod:`perceptron.results`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._core import sgn
-from ._validation import check_features, check_X
+from ._validation import check_features, check_w, check_X
+
+
+@dataclass(frozen=True)
+class Hyperplane:
+    """A hyperplane ``w.x + b = 0`` and the linear classifier ``sgn(w.x + b)`` it defines.
+
+    It unpacks as ``w, b = prototype(X, y)``; the results that extend it (:class:`MaxMargin`,
+    :class:`BestLine`) unpack all their fields in order, as the named tuples they replace did.
+
+    Attributes
+    ----------
+    w : ndarray of shape (n_features,)
+        Normal vector.
+    b : float
+        Offset.
+    """
+
+    w: NDArray[np.float64]
+    b: float
+
+    def __iter__(self) -> Iterator[Any]:
+        return (getattr(self, f.name) for f in fields(self))
+
+    def predict(self, X: ArrayLike) -> NDArray[np.int64]:
+        """Classify ``X`` with ``sgn(w.x + b)`` (sgn(0) = +1)."""
+        Xa = check_X(X)
+        return sgn(Xa @ check_w(self.w, Xa.shape[1]) + self.b)
+
 
 
 @dataclass(frozen=True)
@@ -264,6 +293,42 @@ class OnlinePass:
         """Predict by the unweighted majority vote of the ``n`` hypotheses (ties go to +1)."""
         Xa = self._points(X)
         return sgn(np.sum(sgn(Xa @ self.w.T + self.b), axis=1))
+
+    def average(self) -> Hyperplane:
+        """The average ``(1/n) sum_t (w[t], b[t])`` of the ``n`` hypotheses, one linear classifier.
+
+        It differs from the averaged perceptron of one pass (:func:`~perceptron.averaged` with
+        ``max_epochs=1``), which averages the weights held *after* each example, only in its first
+        term (the zero start here, the final weights there).
+
+        Examples
+        --------
+        >>> from perceptron import online_pass
+        >>> avg = online_pass([[1.0, 0.0], [-1.0, 0.0], [2.0, 0.0]], [1, -1, 1]).average()
+        >>> avg.w.tolist(), round(avg.b, 4)
+        ([1.0, 0.0], 0.3333)
+        """
+        return Hyperplane(self.w.mean(axis=0), float(self.b.mean()))
+
+    def online_hinge_losses(self, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
+        """The hinge loss ``max(0, 1 - y_t (w[t].x_t + b[t]))`` of each hypothesis on the example it met.
+
+        ``X, y`` must be the examples of the pass, in its order (one row per hypothesis).
+
+        Examples
+        --------
+        >>> from perceptron import online_pass
+        >>> X, y = [[1.0, 0.0], [-1.0, 0.0], [2.0, 0.0]], [1, -1, 1]
+        >>> online_pass(X, y).online_hinge_losses(X, y).tolist()
+        [1.0, 1.0, 0.0]
+        """
+        Xa = self._points(X)
+        ya = np.asarray(y, dtype=np.float64)
+        if Xa.shape[0] != self.w.shape[0] or ya.shape != (Xa.shape[0],):
+            raise ValueError(f"X and y must be the pass's {self.w.shape[0]} examples, got X of shape "
+                             f"{Xa.shape} and y of shape {ya.shape}")
+        return np.maximum(0.0, 1.0 - ya * (np.einsum("ij,ij->i", Xa, self.w) + self.b))
+
 
     def _points(self, X: ArrayLike) -> NDArray[np.float64]:
         Xa = check_X(X)

@@ -1,10 +1,10 @@
-"""Margins, the radius of a dataset, and the maximum-margin (hard-margin SVM) hyperplane."""
+"""Margins, the radius of a dataset, the maximum-margin (hard-margin SVM) hyperplane and its dual."""
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import linprog, minimize
+from scipy.optimize import linprog, minimize, nnls
 
 from ._validation import check_offset, check_scalar, check_w, check_X, check_Xy
 from .results import MaxMargin
@@ -208,3 +208,52 @@ def _kkt_solution(As: NDArray[np.float64], bias: bool) -> tuple[NDArray[np.float
     if not np.allclose(As @ v, 1.0, rtol=0, atol=1e-9):
         return None
     return v, alpha
+
+
+def svm_dual(X: ArrayLike, y: ArrayLike, *, tol: float = 1e-7) -> NDArray[np.float64]:
+    """Return Lagrange multipliers ``lambda`` of the hard-margin SVM (P2): a solution of its dual.
+
+    The dual of ``min ||w||^2 / 2`` subject to ``y_i (w.x_i + b) >= 1`` is
+    ``max sum_i lambda_i - ||sum_i lambda_i y_i x_i||^2 / 2`` subject to ``lambda >= 0`` and
+    ``sum_i lambda_i y_i = 0``. The multipliers are found from the KKT conditions: with
+    ``(w°, b°)`` the solution of (P2) from :func:`max_margin`, non-negative least squares on the
+    points at functional margin 1 (within ``tol``) solves ``sum_i lambda_i y_i x_i = w°``,
+    ``sum_i lambda_i y_i = 0``; every other point gets ``lambda_i = 0``.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+    y : array_like of shape (n_samples,), labels in {-1, +1}
+    tol : float, default 1e-7
+        How close to 1 a functional margin must be for its point to count as on an edge.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        ``lambda``; when several dual solutions exist, one of them.
+
+    Raises
+    ------
+    ValueError
+        On invalid data, a ``tol`` that is not > 0, data that are not separable, or when the
+        multipliers found leave a KKT residual above ``1e-6`` (relative to ``||w°||``).
+
+    Examples
+    --------
+    >>> svm_dual([[2.0, 0.0], [0.0, 0.0]], [1, -1]).round(6).tolist()
+    [0.5, 0.5]
+    """
+    Xa, ya = check_Xy(X, y)
+    tol = check_scalar(tol, "tol")
+    if tol <= 0:
+        raise ValueError(f"tol must be > 0, got {tol:g}")
+    best = _max_margin(Xa, ya, offset=True)
+    w, b = best.w / best.gamma, best.b / best.gamma  # (w°, b°) of (P2)
+    edge = np.flatnonzero(ya * (Xa @ w + b) <= 1.0 + tol)
+    A = np.vstack([(ya[edge, None] * Xa[edge]).T, ya[edge]])  # columns: (y_i x_i, y_i)
+    lam_edge, residual = nnls(A, np.concatenate([w, [0.0]]))
+    if residual > 1e-6 * np.linalg.norm(w):
+        raise ValueError(f"no multipliers satisfy the KKT conditions within 1e-6 (residual {residual:.2e}); try a larger tol")
+    lam = np.zeros(len(ya))
+    lam[edge] = lam_edge
+    return lam

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _core
-from ._validation import check_bias, check_classes, check_epochs, check_X
+from ._validation import check_bias, check_classes, check_epochs, check_scalar, check_X
 from .margins import _max_margin, _max_row_norm
 from .results import MulticlassResult, MulticlassUpdate
 
@@ -261,6 +261,64 @@ def multiclass_mistake_bound(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -
     Xt, index, classes, *_ = _prepare(X, y, bias)
     gamma = _margin(Xt, index, classes.size, bias)
     return float(2.0 * (_max_row_norm(Xt) / gamma) ** 2)
+
+
+def multiclass_hinge_bound(
+    X: ArrayLike, y: ArrayLike, V: ArrayLike, gamma: float, *, bias: str = "one", passes: int = 1
+) -> float:
+    """Return the mistake bound ``((sqrt(2) R~ + ||xi||) / gamma)**2`` of the multiclass perceptron on any data.
+
+    For stacked weights ``V`` (one row ``(w_k, b_k / kappa)`` per class, in the order of the sorted
+    classes), scaled here to unit length, and any ``gamma > 0``, the slack of point ``i`` is
+    ``xi_i = max(0, gamma - min_{r != y_i} (V[y_i] - V[r]).x~_i)``: how far the right class falls
+    short of beating the best rival by ``gamma``. :func:`multiclass_train` from a zero start makes at
+    most this many mistakes in ``passes`` passes in any order (Freund and Schapire's bound on
+    Kesler's points, whose radius is ``sqrt(2) R~``). The data need not be separable.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+    y : array_like of shape (n_samples,), any labels of at least two classes
+    V : array_like of shape (n_classes, p)
+        ``p = n_features + 1`` with a bias, ``n_features`` for ``bias="none"``; not all zero.
+    gamma : float
+        Target margin, > 0.
+    bias : {"one", "radius", "none"}, default "one"
+    passes : int, default 1
+        Passes covered; ``||xi||`` counts each point once per pass.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        On invalid data, a ``V`` of the wrong shape or all zero, ``gamma <= 0`` or ``passes < 1``.
+
+    Examples
+    --------
+    >>> round(multiclass_hinge_bound([[1.0], [-1.0]], [0, 1], [[1.0], [-1.0]], 1.0, bias="none"), 6)
+    2.0
+    """
+    Xt, index, classes, *_ = _prepare(X, y, bias)
+    Va = np.asarray(V, dtype=np.float64)
+    if Va.shape != (classes.size, Xt.shape[1]):
+        raise ValueError(f"V must have shape ({classes.size}, {Xt.shape[1]}): one row per class, "
+                         f"{Xt.shape[1]} weights each (bias={bias!r}); got {Va.shape}")
+    norm = float(np.linalg.norm(Va))
+    if not np.isfinite(norm) or norm == 0.0:
+        raise ValueError("V must be finite and not all zero")
+    gamma = check_scalar(gamma, "gamma")
+    if gamma <= 0:
+        raise ValueError(f"gamma must be > 0, got {gamma:g}")
+    passes = check_epochs(passes, "passes")
+    scores = Xt @ (Va / norm).T
+    own = scores[np.arange(len(index)), index]
+    scores[np.arange(len(index)), index] = -np.inf
+    slack = np.maximum(0.0, gamma - (own - scores.max(axis=1)))
+    radius = np.sqrt(2.0) * _max_row_norm(Xt)
+    return float(((radius + np.sqrt(passes) * np.linalg.norm(slack)) / gamma) ** 2)
 
 
 def _prepare(

@@ -8,7 +8,8 @@ holds what the book needs to *show* that behaviour and to judge the remedies aga
 * :func:`weights_at_epoch_ends` turns a recorded run into the weights held after every pass;
 * :func:`find_cycle` runs the perceptron pass after pass and detects the first repeated state;
 * :func:`fewest_errors_line` finds, by exhaustive search, a line with the fewest training errors
-  of all lines in the plane (the target a pocket-style algorithm aims at).
+  of all lines in the plane (the target a pocket-style algorithm aims at);
+* :func:`choose_epochs` picks the number of passes by the error on held-out data (early stopping).
 """
 
 from __future__ import annotations
@@ -229,3 +230,65 @@ def fewest_errors_line(X: ArrayLike, y: ArrayLike) -> BestLine:
                 best = BestLine(sign * u, float(-sign * threshold), int(errors[k]))
     # The count is re-derived from the returned line, so the two can never disagree.
     return BestLine(best.w, best.b, count_errors(Xa, ya, best.w, best.b))
+
+
+def choose_epochs(
+    X: ArrayLike, y: ArrayLike, X_val: ArrayLike, y_val: ArrayLike, *, max_epochs: int, **options
+) -> tuple[int, NDArray[np.float64]]:
+    """Choose the number of passes ``T`` by the error on held-out data (early stopping).
+
+    Trains once on ``X, y`` for ``max_epochs`` passes, recording the run, and measures the error
+    rate on ``X_val, y_val`` of the weights held at the start (``T = 0``) and after every pass. A
+    run that converges early keeps its final weights for the remaining passes.
+
+    Parameters
+    ----------
+    X, y : array_like
+        Training points and labels in {-1, +1}.
+    X_val, y_val : array_like
+        Held-out points and labels, used for nothing else.
+    max_epochs : int
+        The largest ``T`` considered, >= 1.
+    **options
+        Passed to :func:`~perceptron.train` (``shuffle``, ``seed``, ``bias``, ``eta``, ...),
+        except ``record``, ``max_epochs``, ``w0`` and ``b0``.
+
+    Returns
+    -------
+    T : int
+        The smallest ``T`` with the lowest held-out error.
+    errors : ndarray of shape (max_epochs + 1,)
+        ``errors[T]``: the held-out error rate of the weights after ``T`` passes.
+
+    Raises
+    ------
+    ValueError
+        On invalid data, held-out points with another number of features, a ``max_epochs`` below
+        1, or an option ``choose_epochs`` sets itself.
+
+    Examples
+    --------
+    Four points on a line that no threshold separates, the same points held out:
+
+    >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [-1, 1, -1, 1]
+    >>> T, errors = choose_epochs(X, y, X, y, max_epochs=4)
+    >>> T, errors.tolist()
+    (2, [0.5, 0.5, 0.25, 0.5, 0.25])
+    """
+    from .training import train  # the public entry point: it validates the options
+
+    Xa, ya = check_Xy(X, y)
+    Xv, yv = check_Xy(X_val, y_val)
+    if Xv.shape[1] != Xa.shape[1]:
+        raise ValueError(f"X_val has {Xv.shape[1]} features but X has {Xa.shape[1]}")
+    T_max = check_epochs(max_epochs)
+    fixed = sorted({"record", "max_epochs", "w0", "b0"} & set(options))
+    if fixed:
+        raise ValueError(f"choose_epochs sets {', '.join(fixed)} itself; do not pass it")
+    run = train(Xa, ya, max_epochs=T_max, record=True, **options)
+    W, biases = weights_at_epoch_ends(run)
+    W = np.vstack([W, np.repeat(W[-1:], T_max + 1 - len(W), axis=0)])
+    biases = np.concatenate([biases, np.repeat(biases[-1:], T_max + 1 - len(biases))])
+    scores = Xv @ W.T + biases
+    errors = np.mean(np.where(scores >= 0, 1.0, -1.0) != yv[:, None], axis=0)
+    return int(np.argmin(errors)), errors

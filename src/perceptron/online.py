@@ -331,3 +331,44 @@ def online_to_batch_bound(mistakes: int, n: int, delta: float = 0.05) -> float:
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
     return mistakes / n + float(np.sqrt(2 * np.log(1 / delta) / n))
 
+
+
+def held_out_bound(n_val: int, candidates: int, delta: float = 0.05) -> float:
+    """Return ``sqrt(ln(2 k / delta) / (2 n))``: how far held-out errors can stray, all ``k`` at once.
+
+    If ``k`` classifiers are fixed before ``n`` held-out examples are drawn i.i.d., then with
+    probability at least ``1 - delta`` every one of them has a test error within this distance of
+    its error rate on the held-out examples (Hoeffding's inequality for each, a union bound over
+    the ``k``). So the one with the lowest held-out error has test error at most that error plus
+    this, and at most the best test error of the ``k`` plus twice this.
+
+    Parameters
+    ----------
+    n_val : int
+        ``n``, the number of held-out examples, >= 1.
+    candidates : int
+        ``k``, the number of classifiers compared, >= 1 (for early stopping over ``T = 0, ..., T_max``,
+        ``k = T_max + 1``).
+    delta : float, default 0.05
+        Confidence parameter, in (0, 1).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``n_val`` or ``candidates`` is not an integer >= 1, or ``delta`` is not in (0, 1).
+
+    Examples
+    --------
+    >>> round(held_out_bound(1000, 51, delta=0.05), 4)
+    0.0617
+    """
+    n = check_integer(n_val, "n_val", 1)
+    k = check_integer(candidates, "candidates", 1)
+    delta = check_scalar(delta, "delta")
+    if not 0 < delta < 1:
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    return float(np.sqrt(np.log(2 * k / delta) / (2 * n)))

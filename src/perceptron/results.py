@@ -4,9 +4,7 @@ type is ``perceptron.results.<Name>``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
-from typing import Any
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -15,6 +13,7 @@ from ._core import sgn
 from ._results_beyond import (
     AdversaryRun,
     HingeBound,
+    Hyperplane,
     MulticlassResult,
     MulticlassUpdate,
     NetworkRun,
@@ -119,32 +118,6 @@ class SGDResult:
     losses: tuple[float, ...]
     history: tuple[Update, ...] = field(default=(), repr=False)
 
-
-@dataclass(frozen=True)
-class Hyperplane:
-    """A hyperplane ``w.x + b = 0`` and the linear classifier ``sgn(w.x + b)`` it defines.
-
-    It unpacks as ``w, b = prototype(X, y)``; the results that extend it (:class:`MaxMargin`,
-    :class:`BestLine`) unpack all their fields in order, as the named tuples they replace did.
-
-    Attributes
-    ----------
-    w : ndarray of shape (n_features,)
-        Normal vector.
-    b : float
-        Offset.
-    """
-
-    w: NDArray[np.float64]
-    b: float
-
-    def __iter__(self) -> Iterator[Any]:
-        return (getattr(self, f.name) for f in fields(self))
-
-    def predict(self, X: ArrayLike) -> NDArray[np.int64]:
-        """Classify ``X`` with ``sgn(w.x + b)`` (sgn(0) = +1)."""
-        Xa = check_X(X)
-        return sgn(Xa @ check_w(self.w, Xa.shape[1]) + self.b)
 
 
 @dataclass(frozen=True)

@@ -194,11 +194,11 @@ def test_timetables_are_as_even_as_whole_chapters_allow():
 
 
 def test_an_instructor_chooses_chapters_and_optional_parts_per_session(tmp_path):
-    plan = course_plan.chosen("1, 2 | 4+ | 5", 90)
+    plan = course_plan.chosen("1+, 2 | 4 | 5", 90)
     numbered = course_plan.by_number(course_plan.chapters())
-    assert [[(p.chapter, p.optional) for p in s] for s in plan.sessions] == [[(1, False), (2, False)], [(4, True)],
+    assert [[(p.chapter, p.optional) for p in s] for s in plan.sessions] == [[(1, True), (2, False)], [(4, False)],
                                                                               [(5, False)]]
-    assert plan.sessions[1][0].minutes == numbered[4].class_minutes(True) > numbered[4].class_minutes(False)
+    assert plan.sessions[0][0].minutes == numbered[1].class_minutes(True) > numbered[1].class_minutes(False)
     assert 3 in plan.reading and 8 in plan.labs
     with pytest.raises(ValueError, match=r"session 1 \(chapters 1, 2\) needs .* more than 65"):
         course_plan.chosen("1, 2 | 4 | 5", 65)
@@ -208,19 +208,19 @@ def test_an_instructor_chooses_chapters_and_optional_parts_per_session(tmp_path)
         course_plan.chosen("4 | 4", 90)
     assert course_plan.chosen("1, 2 | 4 | 5", 65, slack=0).spare()[0] == 6     # SLACK=0 lets it through
     yml = tmp_path / "plan.yml"
-    yml.write_text("minutes: 80\nslack: 5\nsessions:\n  - \"1\"\n  - [2]\n  - \"4+\"\n  - \"5\"\n", encoding="utf-8")
+    yml.write_text("minutes: 80\nslack: 5\nsessions:\n  - \"1+\"\n  - [2]\n  - \"4\"\n  - \"5\"\n", encoding="utf-8")
     from_file = course_plan.plan_file(yml)
-    assert from_file.minutes == 80 and from_file.slack == 5 and from_file.sessions[2][0].optional
+    assert from_file.minutes == 80 and from_file.slack == 5 and from_file.sessions[0][0].optional
     yml.write_text("minutes: 75\nsesions: [1]\n", encoding="utf-8")
     with pytest.raises(ValueError, match="plan.yml: expected a mapping"):
         course_plan.plan_file(yml)
 
 
 def test_make_plan_takes_the_instructors_chapters():
-    done = subprocess.run(["make", "--no-print-directory", "-s", "plan", "CHAPTERS=1, 2 | 4+ | 5", "MINUTES=90"],
+    done = subprocess.run(["make", "--no-print-directory", "-s", "plan", "CHAPTERS=1+, 2 | 4 | 5", "MINUTES=90"],
                           cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    assert "chapter 4 with its optional parts" in done.stdout
+    assert "chapter 1 with its optional parts" in done.stdout
     bad = subprocess.run(["make", "--no-print-directory", "-s", "plan", "CHAPTERS=1, 2 | 4 | 5", "MINUTES=65"],
                          cwd=ROOT, capture_output=True, text=True, check=False)
     assert bad.returncode != 0 and "session 1 (chapters 1, 2)" in bad.stderr

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from perceptron import (
     kesler_points,
     kesler_train,
+    multiclass_hinge_bound,
     multiclass_margin,
     multiclass_mistake_bound,
     multiclass_train,
@@ -150,3 +151,56 @@ def test_bad_input_is_refused_with_a_message_naming_it(kwargs, message):
     for function in (multiclass_train, kesler_train):
         with pytest.raises(ValueError, match=message):
             function(**kwargs)
+
+
+def overlapping_clouds(seed, n=60):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, size=n)
+    centres = np.array([[-1.0, -0.5], [1.0, -0.5], [0.0, 1.2]])
+    return centres[y] + rng.normal(scale=0.9, size=(n, 2)), y
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_multiclass_hinge_bound_holds_on_data_no_classifier_separates(seed):
+    X, y = overlapping_clouds(seed)
+    with pytest.raises(ValueError, match="margin is not positive"):
+        multiclass_margin(X, y)
+    V = np.array([[-1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])  # left, right, up
+    for passes in (1, 3, 10):
+        run = multiclass_train(X, y, max_epochs=passes, shuffle=True, seed=seed)
+        assert run.epochs == passes  # never converges on these data
+        bound = min(multiclass_hinge_bound(X, y, V, g, passes=passes) for g in np.linspace(0.05, 3, 60))
+        assert run.mistakes <= bound
+
+
+def test_the_multiclass_hinge_bound_is_the_formula():
+    X, y = overlapping_clouds(1, n=20)
+    V = np.random.default_rng(2).normal(size=(3, 3))
+    U = V / np.linalg.norm(V)
+    Xt = np.column_stack([X, np.ones(len(X))])
+    slack = [max(0.0, 0.7 - min((U[y[i]] - U[r]) @ Xt[i] for r in range(3) if r != y[i])) for i in range(20)]
+    R = np.sqrt(2) * np.linalg.norm(Xt, axis=1).max()
+    expected = ((R + np.sqrt(4) * np.linalg.norm(slack)) / 0.7) ** 2
+    assert multiclass_hinge_bound(X, y, 5 * V, 0.7, passes=4) == pytest.approx(expected)
+
+
+def test_without_slack_the_multiclass_hinge_bound_is_twice_novikoffs():
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+    y = np.array([0, 1, 2])
+    V = np.column_stack([X, np.zeros(3)])  # each class's weights: its own point
+    scores = np.column_stack([X, np.ones(3)]) @ (V / np.linalg.norm(V)).T
+    gamma = min(scores[i, i] - max(scores[i, r] for r in range(3) if r != i) for i in range(3))
+    R = np.linalg.norm(np.column_stack([X, np.ones(3)]), axis=1).max()
+    assert multiclass_hinge_bound(X, y, V, gamma) == pytest.approx(2 * (R / gamma) ** 2)
+
+
+@pytest.mark.parametrize(("V", "gamma", "passes", "match"), [
+    (np.ones((3, 2)), 1.0, 1, r"V must have shape \(3, 3\)"),
+    (np.zeros((3, 3)), 1.0, 1, "not all zero"),
+    (np.ones((3, 3)), 0.0, 1, "gamma must be > 0"),
+    (np.ones((3, 3)), 1.0, 0, "passes must be >= 1"),
+])
+def test_the_multiclass_hinge_bound_refuses_bad_input(V, gamma, passes, match):
+    X, y = overlapping_clouds(0, n=12)
+    with pytest.raises(ValueError, match=match):
+        multiclass_hinge_bound(X, y, V, gamma, passes=passes)

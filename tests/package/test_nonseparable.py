@@ -7,7 +7,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron import datasets, fewest_errors_line, find_cycle, pocket, train, weights_at_epoch_ends
+from perceptron import (
+    choose_epochs,
+    datasets,
+    fewest_errors_line,
+    find_cycle,
+    held_out_bound,
+    pocket,
+    train,
+    weights_at_epoch_ends,
+)
 from perceptron._core import count_errors
 
 XOR = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
@@ -151,3 +160,55 @@ def test_docstring_examples_run():
 
     failures, tried = doctest.testmod(nonseparable)
     assert tried >= 3 and failures == 0
+
+
+def test_choose_epochs_measures_the_weights_after_every_pass():
+    X, y = datasets.make_overlapping(40, separation=1.0, seed=2)
+    Xv, yv = datasets.make_overlapping(60, separation=1.0, seed=9)
+    T, errors = choose_epochs(X, y, Xv, yv, max_epochs=6, shuffle=True, seed=4)
+    assert errors.shape == (7,) and errors[0] == np.mean(yv != 1)  # w = 0, b = 0 predicts +1
+    for t in range(1, 7):  # a run stopped after t passes holds the weights after pass t
+        short = train(X, y, max_epochs=t, shuffle=True, seed=4)
+        assert errors[t] == np.mean(short.predict(Xv) != yv)
+    assert errors[T] == errors.min() and np.all(errors[:T] > errors.min())
+
+
+def test_choose_epochs_keeps_the_final_weights_after_convergence():
+    X, y = datasets.make_separable(30, margin=0.2, seed=1)
+    run = train(X, y, max_epochs=50)
+    T, errors = choose_epochs(X, y, X, y, max_epochs=50)
+    assert run.converged and np.all(errors[run.epochs:] == 0.0) and T <= run.epochs
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"max_epochs": 0}, "max_epochs must be >= 1"),
+    ({"max_epochs": 3, "record": False}, "sets record itself"),
+    ({"max_epochs": 3, "w0": [1.0, 0.0]}, "sets w0 itself"),
+])
+def test_choose_epochs_refuses_what_it_sets_or_cannot_do(kwargs, match):
+    X, y = datasets.make_overlapping(10, separation=1.0, seed=0)
+    with pytest.raises(ValueError, match=match):
+        choose_epochs(X, y, X, y, **kwargs)
+
+
+def test_choose_epochs_needs_held_out_points_with_the_same_features():
+    X, y = datasets.make_overlapping(10, separation=1.0, seed=0)
+    with pytest.raises(ValueError, match="X_val has 3 features but X has 2"):
+        choose_epochs(X, y, np.ones((4, 3)), [1, -1, 1, -1], max_epochs=2)
+
+
+def test_the_held_out_bound_covers_every_candidate_at_its_rate():
+    # Simulation: k classifiers with known test errors p_j; the fraction of held-out sets on which
+    # some |rate - p_j| exceeds the bound stays below delta.
+    rng = np.random.default_rng(0)
+    p, n, delta = np.linspace(0.1, 0.5, 11), 200, 0.1
+    bound = held_out_bound(n, len(p), delta)
+    rates = rng.binomial(n, p, size=(4000, len(p))) / n
+    assert np.mean(np.any(np.abs(rates - p) > bound, axis=1)) <= delta
+    assert held_out_bound(4 * n, len(p), delta) == pytest.approx(bound / 2)
+
+
+@pytest.mark.parametrize(("args", "match"), [((0, 3), "n_val"), ((10, 0), "candidates"), ((10, 3, 1.0), "delta")])
+def test_the_held_out_bound_refuses_bad_input(args, match):
+    with pytest.raises(ValueError, match=match):
+        held_out_bound(*args)

@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from perceptron import (
     adversary_sequence,
+    averaged,
     datasets,
+    hinge_loss,
     hinge_mistake_bound,
     max_margin,
     mistake_bound,
@@ -180,3 +182,44 @@ def test_online_to_batch_bound_shrinks_with_n_and_grows_with_confidence():
     assert online_to_batch_bound(10, 1000) < online_to_batch_bound(10, 500)
     assert online_to_batch_bound(10, 1000, delta=0.01) > online_to_batch_bound(10, 1000, delta=0.1)
     assert online_to_batch_bound(0, 1000) == pytest.approx(np.sqrt(2 * np.log(20) / 1000))
+
+
+def test_the_average_hypothesis_is_the_one_pass_averaged_perceptron_but_for_its_ends():
+    X, y = datasets.make_overlapping(50, separation=1.0, seed=3)
+    run = online_pass(X, y)
+    avg = run.average()
+    assert np.allclose(avg.w, run.w.mean(axis=0)) and np.isclose(avg.b, run.b.mean())
+    final = train(X, y, max_epochs=1)  # the weights after the last example
+    one_pass = averaged(X, y, max_epochs=1)
+    assert np.allclose(one_pass.w, avg.w + (final.w - run.w[0]) / len(y))
+    assert np.isclose(one_pass.b, avg.b + (final.b - run.b[0]) / len(y))
+
+
+def test_online_hinge_losses_are_the_hinge_of_each_example_under_the_weights_it_met():
+    X, y = datasets.make_overlapping(40, separation=1.0, seed=5)
+    run = online_pass(X, y)
+    losses = run.online_hinge_losses(X, y)
+    by_hand = [max(0.0, 1.0 - y[t] * (run.w[t] @ X[t] + run.b[t])) for t in range(len(y))]
+    assert np.allclose(losses, by_hand)
+    assert np.all(losses[run.mistaken] >= 1.0)  # a mistake has margin <= 0
+
+
+def test_the_hinge_loss_of_the_average_is_at_most_the_mean_hinge_loss_on_any_points():
+    # Jensen's inequality for the convex hinge: it holds point by point, whatever the data.
+    X, y = datasets.make_overlapping(60, separation=0.5, seed=1)
+    run = online_pass(X, y)
+    avg = run.average()
+    Xt, yt = datasets.make_overlapping(500, separation=0.5, seed=2)
+    of_average = hinge_loss(yt * (Xt @ avg.w + avg.b))
+    mean_of_each = hinge_loss(yt[:, None] * (Xt @ run.w.T + run.b)).mean(axis=1)
+    assert np.all(of_average <= mean_of_each + 1e-12)
+    assert np.any(of_average < mean_of_each - 1e-6)
+
+
+def test_online_hinge_losses_refuse_examples_that_are_not_the_pass():
+    X, y = datasets.make_overlapping(10, separation=1.0, seed=0)
+    run = online_pass(X, y)
+    with pytest.raises(ValueError, match="the pass's 10 examples"):
+        run.online_hinge_losses(X[:9], y[:9])
+    with pytest.raises(ValueError, match="the pass's 10 examples"):
+        run.online_hinge_losses(X, y[:9])

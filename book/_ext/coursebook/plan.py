@@ -6,7 +6,7 @@ checks that every session of every plan fits its 90 minutes with its slack. Plan
 
 * ``make plan SESSIONS=4 MINUTES=75``: a schedule made by :func:`timetable`, the core paths of the core
   chapters first, then as many others as fit whole, spread evenly, ``SLACK`` minutes kept per session;
-* ``make plan CHAPTERS="1, 2 | 4+ | 5" MINUTES=90``: the instructor's choice (:func:`chosen`), "+" for a
+* ``make plan CHAPTERS="1+, 2 | 4 | 5" MINUTES=90``: the instructor's choice (:func:`chosen`), "+" for a
   chapter's optional sections and proofs; ``make plan PLAN=myplan.yml`` the same from a YAML file
   (:func:`plan_file`). The book's own plans (``PLANS``) are written that way.
 
@@ -130,7 +130,7 @@ def measure(path: Path) -> Chapter:
             continue
         # The first and last cells of a gated solution also hold solution text: after its
         # {solution-start} and before its {solution-end}. That text is a solution, not reading.
-        in_solution = was_inside
+        in_solution = step.inside
         for kind, text in myst.split(source):
             if kind == "solution":
                 opening = text.lstrip().split("\n", 1)[0]
@@ -243,15 +243,15 @@ only when whole chapters cannot fit. For 90 minutes and three, five or six sessi
 plans above (tested).
 
 To choose the chapters yourself, give them per session, separated by `|`, a `+` after a chapter to
-teach its optional sections and proofs too: `make plan CHAPTERS="1, 2 | 4+ | 5" MINUTES=90`. Or
+teach its optional sections and proofs too: `make plan CHAPTERS="1+, 2 | 4 | 5" MINUTES=90`. Or
 write the plan in a small YAML file and pass it as `make plan PLAN=myplan.yml`:
 
 ```yaml
 minutes: 90      # length of a session
 slack: 10        # minutes kept free for questions in each session
 sessions:
-  - "1, 2"
-  - "4+"        # chapter 4 with its optional sections and proofs
+  - "1+, 2"     # chapter 1 with its optional sections and proofs
+  - "4"
   - "5"
 ```
 
@@ -317,7 +317,7 @@ def section(measured: list[Chapter] | None = None) -> str:
 SLACK = 10
 
 # The book's own plans, written as an instructor chooses one (``make plan CHAPTERS="1, 2 | 4 | 5"``):
-# sessions separated by "|", chapters by ","; "4+" teaches chapter 4 with its optional sections and
+# sessions separated by "|", chapters by ","; "1+" teaches chapter 1 with its optional sections and
 # proofs, a bare number its core path only.
 PLANS = {"three": "1, 2 | 4 | 5", "five": "1, 2 | 4 | 5 | 6 | 7", "six": "1, 2 | 3 | 4 | 5 | 6 | 7"}
 
@@ -381,7 +381,7 @@ def fitting_pairs(measured: list[Chapter], minutes: int = SESSION_MINUTES, slack
 
 
 def parse_choice(text: str, numbers: list[int]) -> list[list[tuple[int, bool]]]:
-    """``"1, 2 | 4+ | 5"`` as sessions of (chapter, with its optional part).
+    """``"1+, 2 | 4 | 5"`` as sessions of (chapter, with its optional part).
 
     Raises
     ------
@@ -389,7 +389,7 @@ def parse_choice(text: str, numbers: list[int]) -> list[list[tuple[int, bool]]]:
         Naming the piece that is not a chapter of the book, a chapter chosen twice, or an empty session.
     """
     if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"a plan is chapters per session, such as \"1, 2 | 4+ | 5\"; got {text!r}")
+        raise ValueError(f"a plan is chapters per session, such as \"1+, 2 | 4 | 5\"; got {text!r}")
     sessions, seen = [], set()
     for k, part in enumerate(text.split("|"), start=1):
         session = []
@@ -415,7 +415,7 @@ def _check_length(name: str, value: object) -> int:
 
 def chosen(text: str, minutes: int = SESSION_MINUTES, slack: int = SLACK,
            measured: list[Chapter] | None = None) -> Timetable:
-    """The plan an instructor chose, ``"1, 2 | 4+ | 5"``, checked against sessions of ``minutes``.
+    """The plan an instructor chose, ``"1+, 2 | 4 | 5"``, checked against sessions of ``minutes``.
 
     Raises
     ------
@@ -626,7 +626,7 @@ def timetable_markdown(plan: Timetable) -> str:
     notes = [(f"Each session: the class time of its chapters plus one exercise done in class ({IN_CLASS_EXERCISE} "
              f"minutes), with at least {plan.slack} minutes left for questions (SLACK=...)."),
              ("Core path only: the sections marked (optional) and the optional proofs are left out of class; "
-             "choose a chapter with \"+\" (CHAPTERS=\"1, 2 | 4+ | 5\") to teach them.")]
+             "choose a chapter with \"+\" (CHAPTERS=\"1+, 2 | 4 | 5\") to teach them.")]
     if plan.note:
         notes.append(plan.note)
     if plan.reading:
@@ -665,7 +665,7 @@ def arguments(parser) -> None:
     parser.add_argument("--sessions", type=_whole, help="a timetable of this many sessions")
     parser.add_argument("--minutes", type=_whole, help="... of this many minutes each (default 90)")
     parser.add_argument("--slack", type=_whole, help=f"minutes kept free for questions in each session (default {SLACK})")
-    parser.add_argument("--chapters", help='chapters per session, e.g. "1, 2 | 4+ | 5" ("+": with its optional parts)')
+    parser.add_argument("--chapters", help='chapters per session, e.g. "1+, 2 | 4 | 5" ("+": with its optional parts)')
     parser.add_argument("--plan", help="a YAML plan file: minutes, slack, sessions")
 
 
