@@ -57,32 +57,31 @@ def browser():
 # (strict nbval runs a chapter's cells in order in one kernel; a module's fixtures are built once),
 # the next unit in line going to whichever worker runs short. Here (``pytest_xdist_make_scheduler``)
 # the files of SPLIT are cut into one unit per test function, and the units of SPLIT_BY_LAST_ID
-# further by the last part of the test's id (axe's light and dark mode): only where the units share
-# no costly fixture (a browser page is a test's own; each of test_lab.py's two tests starts its own
-# JupyterLab). The longest units go first (SLOW_FIRST, longest first, from the durations of
+# further by the last part of the test's id (the light and the dark pass over the pages): only where
+# the units share no costly fixture (a browser page is a test's own, or its unit's; each of
+# test_lab.py's two tests starts its own JupyterLab). The longest units go first (SLOW_FIRST, longest first, from the durations of
 # `make test`), so that the two workers finish together instead of one running a long unit alone at
 # the end; the scheduler keeps that order (xdist would order the units by their number of tests,
 # as `--loadscope-reorder`, its default, does). Then the chapters' strict nbval runs (10-60 s each), then every other unit in collection
 # order. The session's end prints each worker's total and the longest units (``WorkerTotals``).
 SPLIT = ("tests/book/test_browser.py", "tests/environments/test_lab.py")
-SPLIT_BY_LAST_ID = ("tests/book/test_browser.py::test_axe_finds_no_wcag_violation",)
+SPLIT_BY_LAST_ID = ("tests/book/test_browser.py::test_page_offline_accessible_and_legible",)
 SLOW_FIRST = (
     "tests/environments/test_colab_like.py",
     "tests/homework/test_homework.py",
-    "tests/environments/test_lab.py::test_chapter_runs_renders_and_slides_in_jupyterlab",
+    "tests/book/test_browser.py::test_page_offline_accessible_and_legible[light]",  # axe, offline checks, sliders
+    "tests/book/test_browser.py::test_page_offline_accessible_and_legible[dark]",  # axe, figures in dark mode
     "tests/environments/test_lab.py::test_gated_solutions_stay_folded_and_no_gate_shows_as_source",
-    "tests/book/test_browser.py::test_axe_finds_no_wcag_violation[light]",
-    "tests/book/test_browser.py::test_axe_finds_no_wcag_violation[dark]",
+    "tests/environments/test_lab.py::test_chapter_runs_renders_and_slides_in_jupyterlab",
     "tests/homework/test_formative_checks.py",
     "tests/homework/test_homeworks_2_3.py",
     "tests/homework/test_hw4.py",
     "tests/homework/test_autograder_image.py",
     "tests/homework/test_secrets.py",
+    "tests/book/test_phone.py",
     "tests/homework/test_publishing.py",
     "tests/book/test_publish_student.py",  # one student build in a copy (2-3 min)
-    "tests/book/test_browser.py::test_figures_stay_legible_in_dark_mode",
-    "tests/book/test_browser.py::test_page_loads_offline_with_math_and_blocks",
-    "tests/book/test_phone.py",
+    "tests/book/test_playground.py",
     "tests/environments/test_setup_cell.py",
 )
 assert all((ROOT / name).is_file() for name in SPLIT), f"SPLIT names a missing file: {SPLIT}"

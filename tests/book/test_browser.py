@@ -73,10 +73,9 @@ def check_math(page, doc: str) -> int:
     return found["maths"]
 
 
-@pytest.mark.parametrize("doc", toc_pages())
-def test_page_loads_offline_with_math_and_blocks(offline, doc):
-    offline.open(f"{doc}.html")
-    page = offline.page
+def check_math_blocks_and_widths(page, doc: str) -> None:
+    """The page's math typeset; a chapter's theorem, exercise and solution blocks rendered, and no code
+    cell nor displayed formula scrolling sideways at 1280 px."""
     source = (HTML / f"{doc}.html").read_text(encoding="utf-8")
     if "math notranslate" in source:
         assert check_math(page, doc) > 0, f"{doc}: the page has math but none of it is typeset"
@@ -95,10 +94,6 @@ def test_page_loads_offline_with_math_and_blocks(offline, doc):
         wide = page.evaluate("""() => [...document.querySelectorAll('div.math mjx-container')]
             .filter(m => m.scrollWidth > m.clientWidth + 1).map(m => m.textContent.slice(0, 60))""")
         assert not wide, f"{doc}: {len(wide)} displayed formula(s) scroll sideways at 1280 px, e.g. {wide[0]!r}"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / (doc.replace("/", "__") + ".png")), full_page=True, timeout=120_000)
-    assert not offline.blocked, f"{doc} requested non-local resources: {offline.blocked}"
-    assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
 
 
 def slider_pages() -> list[str]:
@@ -106,9 +101,8 @@ def slider_pages() -> list[str]:
         if HTML.exists() else []
 
 
-@pytest.mark.parametrize("doc", [d for d in toc_pages() if d.startswith("notebooks/")])
-def test_every_slider_changes_its_figure(offline, doc):
-    offline.open(f"{doc}.html")
+def check_sliders(offline: OfflinePage, doc: str) -> None:
+    """Every slider of the page changes its figure, its value label and its alt text when moved."""
     page = offline.page
     sliders = page.locator("div.perceptron-slider")
     count = sliders.count()
@@ -177,29 +171,21 @@ def test_first_paint_is_in_the_readers_colour_scheme(browser, server, doc, schem
     assert running == 0, f"{case}: {running} colour transition(s) still running after load"
 
 
-@pytest.mark.parametrize("mode", ["light", "dark"])
-@pytest.mark.parametrize("doc", toc_pages())
-def test_axe_finds_no_wcag_violation(browser, server, axe_source, doc, mode):
+def check_axe(page, axe_source: str, doc: str, mode: str) -> None:
     """axe-core's WCAG 2.0/2.1 A and AA rules over the whole page, as the reader's system theme sets it."""
-    offline = OfflinePage(browser, server, color_scheme=mode)
-    try:
-        offline.open(f"{doc}.html")
-        page = offline.page
-        assert page.evaluate("document.documentElement.dataset.theme") == mode, f"{doc}: not shown in {mode} mode"
-        # Colours are measured once settled: a transition still running (a hover, a theme switch)
-        # would be measured half-way, which no reader sees for more than 0.15 s.
-        page.evaluate("Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)"
-                      ".map(a => a.finished.catch(() => null)))")
-        page.add_script_tag(content=axe_source)
-        # axe's experimental rules for these criteria too (WCAG 2.5.3 Label in Name among them):
-        # off by default, they still check what the standard asks.
-        result = page.evaluate("""tags => axe.run(document, {
-            runOnly: {type: 'tag', values: tags},
-            rules: Object.fromEntries(axe.getRules(['experimental'])
-                .filter(r => r.tags.some(t => tags.includes(t))).map(r => [r.ruleId, {enabled: true}])),
-            resultTypes: ['violations']})""", WCAG_TAGS)
-    finally:
-        offline.close()
+    assert page.evaluate("document.documentElement.dataset.theme") == mode, f"{doc}: not shown in {mode} mode"
+    # Colours are measured once settled: a transition still running (a hover, a theme switch)
+    # would be measured half-way, which no reader sees for more than 0.15 s.
+    page.evaluate("Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)"
+                  ".map(a => a.finished.catch(() => null)))")
+    page.add_script_tag(content=axe_source)
+    # axe's experimental rules for these criteria too (WCAG 2.5.3 Label in Name among them):
+    # off by default, they still check what the standard asks.
+    result = page.evaluate("""tags => axe.run(document, {
+        runOnly: {type: 'tag', values: tags},
+        rules: Object.fromEntries(axe.getRules(['experimental'])
+            .filter(r => r.tags.some(t => tags.includes(t))).map(r => [r.ruleId, {enabled: true}])),
+        resultTypes: ['violations']})""", WCAG_TAGS)
     violations = [{"rule": v["id"], "impact": v["impact"], "help": v["help"],
                    "nodes": [{"target": n["target"], "summary": n["failureSummary"]} for n in v["nodes"]]}
                   for v in result["violations"]]
@@ -213,6 +199,36 @@ def test_axe_finds_no_wcag_violation(browser, server, axe_source, doc, mode):
     assert not violations, f"{doc} ({mode} mode): {len(violations)} WCAG rule(s) violated: {summary} (see {out})"
 
 
+@pytest.mark.parametrize("mode", ["light", "dark"])
+@pytest.mark.parametrize("doc", toc_pages())
+def test_page_offline_accessible_and_legible(browser, server, axe_source, doc, mode):
+    """One load of the page per colour scheme (the theme reads the scheme only when the page loads),
+    shared by every check that reads it, in an order where none changes what the next one reads.
+
+    Light: math, blocks and widths (check_math_blocks_and_widths), the screenshot, nothing requested
+    from another host, no console error, the sliders moved one step each (check_sliders), then axe
+    (on the moved sliders' new frames: axe's own fetch of the stylesheets logs a 404 of its own, so
+    the console is read before it runs). Dark: axe, then every figure opened and measured
+    (check_dark_figures)."""
+    offline = OfflinePage(browser, server, color_scheme=mode)
+    try:
+        offline.open(f"{doc}.html")
+        page = offline.page
+        if mode == "light":
+            check_math_blocks_and_widths(page, doc)
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / (doc.replace("/", "__") + ".png")), full_page=True, timeout=120_000)
+            assert not offline.blocked, f"{doc} requested non-local resources: {offline.blocked}"
+            assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
+            if doc.startswith("notebooks/"):
+                check_sliders(offline, doc)
+        check_axe(page, axe_source, doc, mode)
+        if mode == "dark" and doc.startswith("notebooks/"):
+            check_dark_figures(page, doc)
+    finally:
+        offline.close()
+
+
 def relative_luminance(rgb) -> np.ndarray:
     """WCAG 2.1 relative luminance of sRGB pixels (an array whose last axis is R, G, B in 0..255)."""
     c = np.asarray(rgb, dtype=float) / 255
@@ -220,37 +236,30 @@ def relative_luminance(rgb) -> np.ndarray:
     return c @ [0.2126, 0.7152, 0.0722]
 
 
-@pytest.mark.parametrize("doc", [d for d in toc_pages() if d.startswith("notebooks/")])
-def test_figures_stay_legible_in_dark_mode(browser, server, doc):
+def check_dark_figures(page, doc: str) -> None:
     """Every figure and slider frame, as a dark-mode reader sees it (theme filters and all): drawn on a
     light ground, and its darkest ink (axis labels, tick labels, the boundary) at 4.5:1 against it."""
-    offline = OfflinePage(browser, server, color_scheme="dark")
     measured = []
-    try:
-        offline.open(f"{doc}.html")
-        page = offline.page
-        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
-        # Figures in folded solutions count too (their buttons are clicked open); lazy images are
-        # loaded and decoded before they are measured.
-        page.evaluate("""() => Promise.all([...document.querySelectorAll('details')].map(d => d.open = true)
-            .concat([...document.querySelectorAll('.dropdown button.toggle-button')].map(b => b.click()))
-            .concat([...document.querySelectorAll('.bd-article img[src*="_images/"]')]
-                .map(img => { img.loading = 'eager'; return img.decode().catch(() => null); })))""")
-        images = page.locator('.bd-article img[src*="_images/"]')
-        expected = (HTML / f"{doc}.html").read_text(encoding="utf-8").count('src="../_images/')
-        assert images.count() == expected >= 3, f"{doc}: {images.count()} figures in the page, {expected} in its HTML"
-        for k in range(images.count()):
-            img = images.nth(k)
-            assert img.is_visible(), f"{doc}: figure {img.get_attribute('src')} is not shown"
-            shot = Image.open(io.BytesIO(img.screenshot(animations="disabled"))).convert("RGB")
-            pixels = np.asarray(shot).reshape(-1, 3)
-            colours, counts = np.unique(pixels, axis=0, return_counts=True)
-            ground = relative_luminance(colours[counts.argmax()])
-            ink = np.quantile(relative_luminance(pixels), 0.001)  # not one stray antialiased pixel
-            name = img.get_attribute("src").rsplit("/", 1)[-1]
-            measured.append((name, float(ground), float((ground + 0.05) / (ink + 0.05))))
-    finally:
-        offline.close()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    # Figures in folded solutions count too (their buttons are clicked open); lazy images are
+    # loaded and decoded before they are measured.
+    page.evaluate("""() => Promise.all([...document.querySelectorAll('details')].map(d => d.open = true)
+        .concat([...document.querySelectorAll('.dropdown button.toggle-button')].map(b => b.click()))
+        .concat([...document.querySelectorAll('.bd-article img[src*="_images/"]')]
+            .map(img => { img.loading = 'eager'; return img.decode().catch(() => null); })))""")
+    images = page.locator('.bd-article img[src*="_images/"]')
+    expected = (HTML / f"{doc}.html").read_text(encoding="utf-8").count('src="../_images/')
+    assert images.count() == expected >= 3, f"{doc}: {images.count()} figures in the page, {expected} in its HTML"
+    for k in range(images.count()):
+        img = images.nth(k)
+        assert img.is_visible(), f"{doc}: figure {img.get_attribute('src')} is not shown"
+        shot = Image.open(io.BytesIO(img.screenshot(animations="disabled"))).convert("RGB")
+        pixels = np.asarray(shot).reshape(-1, 3)
+        colours, counts = np.unique(pixels, axis=0, return_counts=True)
+        ground = relative_luminance(colours[counts.argmax()])
+        ink = np.quantile(relative_luminance(pixels), 0.001)  # not one stray antialiased pixel
+        name = img.get_attribute("src").rsplit("/", 1)[-1]
+        measured.append((name, float(ground), float((ground + 0.05) / (ink + 0.05))))
     out = REPORTS / "dark_figures" / f"{doc.replace('/', '__')}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps([{"image": name, "ground_luminance": round(float(g), 3),

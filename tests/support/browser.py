@@ -44,6 +44,10 @@ class OfflinePage:
         self.errors: list[str] = []
         self.context.route("**/*", self._route)
         self.page = self.context.new_page()
+        self.pending: set = set()  # requests sent and not yet answered
+        self.page.on("request", lambda r: self.pending.add(r))
+        self.page.on("requestfinished", lambda r: self.pending.discard(r))
+        self.page.on("requestfailed", lambda r: self.pending.discard(r))
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.base = base
@@ -57,8 +61,16 @@ class OfflinePage:
             route.abort()
 
     def open(self, path: str) -> None:
+        """Load the page, then wait until no request it made is still unanswered, two frames running
+        (Playwright's "networkidle" waits a fixed 500 ms of quiet instead)."""
         self.page.goto(f"{self.base}/{path}", wait_until="load")
-        self.page.wait_for_load_state("networkidle")
+        for _ in range(600):
+            if not self.pending:
+                self.page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+                if not self.pending:
+                    return
+            self.page.wait_for_timeout(50)
+        raise AssertionError(f"{path}: requests still unanswered 30 s after load: {[r.url for r in self.pending][:5]}")
 
     def close(self) -> None:
         self.context.close()

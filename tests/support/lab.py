@@ -1,6 +1,6 @@
 """JupyterLab from .venv served on 127.0.0.1 for Playwright: start it, run a chapter, time a slider.
 
-Used by tests/environments/test_lab.py, test_lab_sliders.py and benchmarks/lab_sliders.py. Only the
+Used by tests/environments/test_lab.py and benchmarks/lab_sliders.py. Only the
 standard library is imported here; Playwright's page is passed in.
 """
 
@@ -61,7 +61,7 @@ def serve_lab(folder: Path, env: dict[str, str] | None = None) -> Iterator[tuple
     log_path = folder / "lab.log"
     cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", "--ServerApp.port=0",
            f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={folder}", "--allow-root",
-           f"--LabApp.extra_labextensions_path={LABEXTENSIONS}"]
+           f"--LabApp.extra_labextensions_path={LABEXTENSIONS}", "--LabApp.expose_app_in_browser=True"]  # window.jupyterapp, for open_in_app
     with log_path.open("w+") as log:
         server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=full_env, cwd=folder)
         try:
@@ -71,6 +71,14 @@ def serve_lab(folder: Path, env: dict[str, str] | None = None) -> Iterator[tuple
                 found = re.search(r"http://127\.0\.0\.1:(\d+)/", log_path.read_text())
                 port = found and int(found[1])
             assert port, f"JupyterLab did not start:\n{log_path.read_text()[-3000:]}"
+            while True:  # the URL is logged a moment before the server answers
+                try:
+                    with urlopen(f"http://127.0.0.1:{port}/api/status?token={token}"):
+                        break
+                except OSError:
+                    assert time.monotonic() < deadline and server.poll() is None, \
+                        f"JupyterLab does not answer:\n{log_path.read_text()[-3000:]}"
+                    time.sleep(0.2)
             yield f"http://127.0.0.1:{port}", token
         finally:
             server.terminate()
@@ -80,18 +88,29 @@ def serve_lab(folder: Path, env: dict[str, str] | None = None) -> Iterator[tuple
                 server.kill()
 
 
+# The open notebook is connected to its kernel and the page has the kernel idle (window.jupyterapp:
+# serve_lab exposes it). Without it a Run All clicked too early is dropped.
+PAGE_KERNEL_IDLE = """path => {
+  const widget = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const context = widget && widget.sessionContext;
+  return !!context && widget.context.path === path && context.session?.kernel?.status === 'idle'
+         && context.session.kernel.connectionStatus === 'connected';
+}"""
+
+
 def wait_for_kernel(page, url: str, token: str, chapter: str) -> None:
-    """Until the server has an idle kernel session for the chapter (accepting a kernel dialog if any)."""
+    """Until the server has an idle kernel session for the chapter and the page is connected to it,
+    idle (accepting a kernel dialog if any)."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if page.locator(".jp-Dialog .jp-mod-accept").count():
             page.locator(".jp-Dialog .jp-mod-accept").click()
         with urlopen(f"{url}/api/sessions?token={token}") as answer:
             sessions = json.load(answer)
-        if any(s["path"].endswith(f"{chapter}.ipynb") and s["kernel"]["execution_state"] == "idle" for s in sessions):
-            page.wait_for_timeout(1000)
+        if any(s["path"].endswith(f"{chapter}.ipynb") and s["kernel"]["execution_state"] == "idle" for s in sessions) \
+                and page.evaluate(PAGE_KERNEL_IDLE, f"notebooks/{chapter}.ipynb"):
             return
-        page.wait_for_timeout(500)
+        page.wait_for_timeout(200)
     raise AssertionError(f"{chapter}: no kernel became idle in 120 s")
 
 
@@ -102,10 +121,25 @@ RUN_STARTED = f"() => {SHOWN_PROMPTS}.some(p => p !== '[ ]:')"
 RUN_OVER = f"() => {{ const p = {SHOWN_PROMPTS}; return p.length > 0 && p.every(t => /^\\[\\d+\\]:$/.test(t)); }}"
 
 
-def open_chapter(page, url: str, token: str, chapter: str) -> None:
-    """Open the chapter in a fresh workspace (only it open) and wait until its kernel is idle."""
-    page.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?reset&token={token}", wait_until="domcontentloaded")
+def open_chapter(page, url: str, token: str, chapter: str, cells: int | None = None) -> None:
+    """Open the chapter in a fresh workspace (only it open) and wait until its kernel is idle. A page
+    where JupyterLab already runs (``window.jupyterapp``) closes every tab and opens the chapter
+    without loading JupyterLab again. With ``cells``, wait until that many cells are on the page."""
+    if page.url.startswith(url) and page.evaluate("() => !!window.jupyterapp"):
+        page.evaluate("""async path => {
+            // What a test changed (an unfolded cell) is not saved: no "Save your work?" dialog.
+            for (const widget of [...window.jupyterapp.shell.widgets('main')]) {
+                if (widget.context) widget.context.model.dirty = false;
+                widget.dispose();
+            }
+            await window.jupyterapp.commands.execute('docmanager:open', {path});
+        }""", f"notebooks/{chapter}.ipynb")
+    else:
+        page.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?reset&token={token}", wait_until="domcontentloaded")
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+    if cells is not None:
+        page.wait_for_function("n => document.querySelectorAll('.jp-Notebook .jp-Cell').length >= n", arg=cells,
+                               timeout=90_000, polling=200)
     # The kernel starts by itself (autoStartDefaultKernel); should JupyterLab still ask, accept.
     wait_for_kernel(page, url, token, chapter)
 
@@ -133,6 +167,22 @@ def run_all(page, url: str, token: str, chapter: str, timeout_ms: int = 600_000)
         raise AssertionError(f"{chapter}: Run All Cells started no cell")
     page.wait_for_function(RUN_OVER, timeout=timeout_ms, polling=500)
     wait_for_kernel(page, url, token, chapter)
+
+
+def share_one_kernel(url: str, token: str, paths: list[str]) -> None:
+    """One kernel for the notebooks at ``paths``: a session of each on it, which JupyterLab finds and
+    joins when it opens the notebook (one kernel start instead of one a notebook)."""
+    from urllib.request import Request
+
+    def post(path: str, body: dict) -> dict:
+        request = Request(f"{url}{path}?token={token}", data=json.dumps(body).encode(), method="POST",
+                          headers={"Content-Type": "application/json"})
+        with urlopen(request) as answer:
+            return json.load(answer)
+
+    kernel = post("/api/kernels", {"name": "python3"})["id"]
+    for path in paths:
+        post("/api/sessions", {"path": path, "type": "notebook", "name": Path(path).name, "kernel": {"id": kernel}})
 
 
 def shutdown_kernels(url: str, token: str) -> None:
