@@ -7,8 +7,8 @@ See the book's notation page for every convention.
 Layout: ``_validation`` (argument checks) and ``_core`` (what every training loop shares) sit below
 everything; the result types live in ``results``; each algorithm has its own module above them
 (``training`` with ``fast_training``, ``pocket``, ``averaged``, ``kernel``, ``sgd``, ``proof``,
-``multiclass``, ``structured``, ``network``, ...); ``plotting``, ``proof_plots``, ``multiclass_plots`` and
-``widgets`` draw, and load on first use. Imports run one way.
+``multiclass``, ``structured``, ``network``, ``regret``, ``experts``, ``winnow``, ...); ``plotting``,
+``proof_plots``, ``multiclass_plots`` and ``widgets`` draw, and load on first use. Imports run one way.
 """
 
 from . import datasets, losses
@@ -16,6 +16,16 @@ from ._version import __version__ as __version__
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
 from .checks import holds_for
+from .experts import (
+    ClassRun,
+    ExpertsRun,
+    halving,
+    littlestone_dimension,
+    soa,
+    thresholds,
+    weighted_majority,
+    weighted_majority_bound,
+)
 from .kernel import KernelPerceptron, kernel_predict, kernel_train
 from .linear import count_errors, decision_function, predict, prototype
 from .losses import (
@@ -54,6 +64,7 @@ from .online import (
 )
 from .pocket import pocket
 from .proof import proof_quantities
+from .regret import OGDRun, online_gradient_descent, perceptron_regret_bound
 from .results import (
     AdversaryRun,
     BestLine,
@@ -75,6 +86,7 @@ from .results import (
 from .sgd import train_sgd
 from .structured import structured_predict, structured_train, viterbi
 from .training import train
+from .winnow import WinnowRun, disjunction_data, winnow, winnow_mistake_bound
 
 
 def __getattr__(name: str):
@@ -95,7 +107,9 @@ def __getattr__(name: str):
 __all__ = [
     "AdversaryRun",
     "BestLine",
+    "ClassRun",
     "Cycle",
+    "ExpertsRun",
     "HingeBound",
     "Hyperplane",
     "KernelPerceptron",
@@ -103,6 +117,7 @@ __all__ = [
     "MulticlassResult",
     "MulticlassUpdate",
     "NetworkRun",
+    "OGDRun",
     "OnlinePass",
     "Perceptron",
     "ProofQuantities",
@@ -112,15 +127,18 @@ __all__ = [
     "TwoLayerNetwork",
     "Update",
     "VotedPerceptron",
+    "WinnowRun",
     "adversary_sequence",
     "averaged",
     "count_errors",
     "datasets",
     "decision_function",
+    "disjunction_data",
     "fewest_errors_line",
     "find_cycle",
     "functional_margins",
     "geometric_margin",
+    "halving",
     "hinge_loss",
     "hinge_mistake_bound",
     "holds_for",
@@ -129,6 +147,7 @@ __all__ = [
     "kernel_train",
     "kesler_points",
     "kesler_train",
+    "littlestone_dimension",
     "logistic_loss",
     "loss_slope",
     "loss_subgradient",
@@ -142,11 +161,13 @@ __all__ = [
     "network_gradient",
     "network_gradient_check",
     "network_loss",
+    "online_gradient_descent",
     "online_pass",
     "online_to_batch_bound",
     "perceptron_criterion",
     "perceptron_learner",
     "perceptron_loss",
+    "perceptron_regret_bound",
     "plotting",
     "pocket",
     "predict",
@@ -154,8 +175,10 @@ __all__ = [
     "proof_quantities",
     "prototype",
     "radius",
+    "soa",
     "structured_predict",
     "structured_train",
+    "thresholds",
     "tightest_hinge_bound",
     "total_loss",
     "train",
@@ -164,6 +187,10 @@ __all__ = [
     "train_sgd",
     "viterbi",
     "voted",
+    "weighted_majority",
+    "weighted_majority_bound",
     "weights_at_epoch_ends",
     "widgets",
+    "winnow",
+    "winnow_mistake_bound",
 ]
