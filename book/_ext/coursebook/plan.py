@@ -221,7 +221,7 @@ of the 90 for questions.
 - **Three sessions** cover the core: the algorithm, margins and the convergence proof. An earlier
   version of this page put chapters 4 and 5 (about @WORDS@ words and @BLOCKS@ formal blocks) into one
   session; measured, that is @OLD@ minutes of class before any exercise, so the plan now gives each
-  its own session. Chapters 3, 6, 7, 8, 9 and 10 are reading for students who want more.
+  its own session. Chapters 3, 6, 7, 8, 9, 10 and 11 are reading for students who want more.
 - **Five sessions** add non-separable data and kernels; chapter 3 (the perceptron as SGD) is
   reading, since nothing in chapters 4 to 8 depends on it.
 - **Six sessions** teach every chapter from 1 to 7 in class.
@@ -230,6 +230,9 @@ of the 90 for questions.
   session on chapter 6 (five and six sessions), or after session 3 with chapter 6 as reading.
 - **Chapter 9** (several classes) is reading in every plan: it needs chapters 2 and 5, and a course
   that teaches it can give it a session of its own or pair it as below.
+- **Chapter 11** (online learning) is reading in every plan: it needs chapter 5 and the statements of
+  chapters 3 and 6, and gives a learning-theory course a session of its own on mistake bounds, the
+  Littlestone dimension, experts, regret and Winnow.
 - Chapter 1 is short and fits beside any of chapters @FITS1@; @OTHERS@.
 
 For another timetable, `make plan SESSIONS=4 MINUTES=75` prints a schedule of the same kind: the
