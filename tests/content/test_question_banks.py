@@ -401,3 +401,6 @@ def test_bank_11_numbers():
     assert "$w = (2, 1, 1, 1)$" in text and "$w = (4, 1, 1, 1)$" in text
     bound = pc.weighted_majority_bound(3, 8)                                                      # E11.2
     assert round(bound, 2) == 14.46 and int(bound) == 14 and "\\approx 14.46$, so at most $14$" in text
+    H = pc.thresholds(3)                                                                         # E11.3
+    assert H.tolist() == [[1, 1, 1], [-1, 1, 1], [-1, -1, 1], [-1, -1, -1]]
+    assert pc.littlestone_dimension(H) == 2 and "so $\\operatorname{Ldim}(\\mathcal H) = 2$" in text

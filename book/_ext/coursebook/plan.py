@@ -326,6 +326,9 @@ PLANS = {"three": "1, 2 | 4 | 5", "five": "1, 2 | 4 | 5 | 6 | 7", "six": "1, 2 |
 CORE = (1, 2, 4, 5)
 EXTRA_FIRST = (6, 7, 3)
 LABS = (8,)
+# A chapter a timetable adds only beside the chapters it builds on: chapter 11 (online learning) needs
+# chapter 3's hinge loss and chapter 6's lower bound, so it is reading wherever they are.
+NEEDS = {11: (3, 6)}
 
 
 def number(chapter: Chapter) -> int:
@@ -538,7 +541,8 @@ def timetable(sessions: int, minutes: int, measured: list[Chapter] | None = None
 
     The core paths of the chapters (no section marked "(optional)", no optional proof) are planned, each
     session keeping ``slack`` minutes for questions. The core chapters (``CORE``) are always taught, then
-    those of ``EXTRA_FIRST`` and the rest in order, each while it fits without cutting a chapter in two.
+    those of ``EXTRA_FIRST`` and the rest in order, each while it fits without cutting a chapter in two
+    and beside the chapters it needs (``NEEDS``).
     Chapters keep their order and are spread as evenly as whole chapters allow (the longest session as
     short as it can be, then the sessions as equal as they can be); a chapter is split across two sessions
     only when whole chapters cannot fit.
@@ -586,7 +590,7 @@ def timetable(sessions: int, minutes: int, measured: list[Chapter] | None = None
     chosen_ = list(core)
     for c in [*EXTRA_FIRST, *(c for c in numbers if c not in EXTRA_FIRST)]:
         if (c in numbers and c not in chosen_ and c not in LABS and need([*chosen_, c]) <= room
-                and splits([*chosen_, c]) <= splits(chosen_)):
+                and all(p in chosen_ for p in NEEDS.get(c, ())) and splits([*chosen_, c]) <= splits(chosen_)):
             chosen_.append(c)
     packed = layout(chosen_)
     parts = {c: sum(1 for s in packed for piece in s if piece[0] == c) for c in chosen_}
