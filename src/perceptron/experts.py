@@ -47,12 +47,12 @@ class ExpertsRun:
     predictions : ndarray of shape (T,)
     mistakes : int
         The learner's mistakes ``M``.
-    expert_mistakes : ndarray of shape (N,)
-        Each expert's mistakes; the best expert's is ``m* = expert_mistakes.min()``.
-    weights : ndarray of shape (T + 1, N)
+    expert_mistakes : ndarray of shape (|E|,)
+        Each expert's mistakes; the best expert's is ``M* = expert_mistakes.min()``.
+    weights : ndarray of shape (T + 1, |E|)
         The weights held before each round (the last row: after the last one).
     beta : float
-        The factor applied to the weight of an expert that errs.
+        The factor applied to the weight of an expert that errs (the book's ``lambda``).
     """
 
     predictions: NDArray[np.float64]
@@ -247,11 +247,11 @@ def weighted_majority(advice: ArrayLike, outcomes: ArrayLike, *, beta: float = 0
 
     Parameters
     ----------
-    advice : array_like of shape (T, N), labels in {-1, +1}
+    advice : array_like of shape (T, |E|), labels in {-1, +1}
         ``advice[t, i]`` is expert ``i``'s prediction in round ``t``.
     outcomes : array_like of shape (T,), labels in {-1, +1}
     beta : float, default 0.5
-        In [0, 1); ``beta = 0`` is the halving algorithm on the experts.
+        The book's ``lambda``, in [0, 1); ``beta = 0`` is the halving algorithm on the experts.
 
     Returns
     -------
@@ -301,23 +301,24 @@ def weighted_majority(advice: ArrayLike, outcomes: ArrayLike, *, beta: float = 0
 
 
 def weighted_majority_bound(best_mistakes: int, n_experts: int, *, beta: float = 0.5) -> float:
-    """Return ``(m* ln(1/beta) + ln N) / ln(2 / (1 + beta))``, weighted majority's mistake bound.
+    """Return ``(M* ln(1/beta) + ln |E|) / ln(2 / (1 + beta))``, weighted majority's mistake bound.
 
-    With ``beta = 1/2`` it is ``(m* + log2 N) / log2(4/3)``, about ``2.41 (m* + log2 N)``.
+    ``M*`` is the best expert's mistakes, ``|E|`` the number of experts and ``beta`` the book's
+    ``lambda``. With ``beta = 1/2`` it is ``(M* + log2 |E|) / log2(4/3)``, about ``2.41 (M* + log2 |E|)``.
 
     Parameters
     ----------
     best_mistakes : int
-        ``m*``, the mistakes of the best expert, >= 0.
+        ``M*``, the mistakes of the best expert, >= 0.
     n_experts : int
-        ``N``, >= 1.
+        ``|E|``, >= 1.
     beta : float, default 0.5
         In (0, 1).
 
     Raises
     ------
     ValueError
-        If an argument is out of range (``beta = 0`` has no bound once ``m* > 0``).
+        If an argument is out of range (``beta = 0`` has no bound once ``M* > 0``).
 
     Examples
     --------

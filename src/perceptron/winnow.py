@@ -17,7 +17,7 @@ class WinnowRun:
 
     Attributes
     ----------
-    w : ndarray of shape (n,)
+    w : ndarray of shape (d,)
         The last weights.
     predictions : ndarray of shape (T,), in {0, 1}
     promotions : int
@@ -38,15 +38,15 @@ class WinnowRun:
 
 
 def winnow(X: ArrayLike, y: ArrayLike) -> WinnowRun:
-    """Run Winnow once over Boolean examples, with threshold ``n`` and factor 2.
+    """Run Winnow once over Boolean examples, with threshold ``d`` and factor 2.
 
-    All ``n`` weights start at 1. Predict 1 if ``w.x >= n``, else 0. On a mistake with label 1
+    All ``d`` weights start at 1. Predict 1 if ``w.x >= d``, else 0. On a mistake with label 1
     double, with label 0 halve, the weight of every variable that is 1 in ``x``. (Littlestone's
-    Winnow2 with ``alpha = 2``, ``theta = n``.)
+    Winnow2 with ``alpha = 2``, ``theta = d``.)
 
     Parameters
     ----------
-    X : array_like of shape (T, n), entries in {0, 1}
+    X : array_like of shape (T, d), entries in {0, 1}
     y : array_like of shape (T,), labels in {0, 1}
 
     Returns
@@ -89,34 +89,35 @@ def winnow(X: ArrayLike, y: ArrayLike) -> WinnowRun:
     return WinnowRun(w=w, predictions=predictions, promotions=promotions, demotions=demotions)
 
 
-def winnow_mistake_bound(k: int, n: int) -> int:
-    """Return ``3 k ceil(log2 n) + 1``, Winnow's mistake bound for a ``k``-literal monotone disjunction.
+def winnow_mistake_bound(n_relevant: int, n_variables: int) -> int:
+    """Return ``3 |S| ceil(log2 d) + 1``, Winnow's mistake bound for a disjunction of ``|S|`` of ``d`` variables.
 
-    On any sequence labelled by an OR of ``k`` of the ``n`` variables, :func:`winnow` makes at most
-    ``k ceil(log2 n)`` mistakes on positives and at most twice that plus one on negatives.
+    On any sequence labelled by an OR of ``|S| = n_relevant`` of the ``d = n_variables`` variables,
+    :func:`winnow` makes at most ``|S| ceil(log2 d)`` mistakes on positives and at most twice that
+    plus one on negatives.
 
     Parameters
     ----------
-    k : int
-        The number of relevant variables, ``0 <= k <= n``.
-    n : int
-        The number of variables, >= 1.
+    n_relevant : int
+        ``|S|``, the number of relevant variables, ``0 <= |S| <= d``.
+    n_variables : int
+        ``d``, the number of variables, >= 1.
 
     Raises
     ------
     ValueError
-        If ``n < 1`` or ``k`` is not in ``[0, n]``.
+        If ``d < 1`` or ``|S|`` is not in ``[0, d]``.
 
     Examples
     --------
     >>> winnow_mistake_bound(2, 1000), winnow_mistake_bound(0, 5)
     (61, 1)
     """
-    n = check_integer(n, "n", 1)
-    k = check_integer(k, "k", 0)
-    if k > n:
-        raise ValueError(f"k must be at most n = {n}, got {k}")
-    return 3 * k * int(np.ceil(np.log2(n) - 1e-12)) + 1 if n > 1 else 1
+    d = check_integer(n_variables, "n_variables", 1)
+    size = check_integer(n_relevant, "n_relevant", 0)
+    if size > d:
+        raise ValueError(f"n_relevant must be at most n_variables = {d}, got {size}")
+    return 3 * size * int(np.ceil(np.log2(d) - 1e-12)) + 1 if d > 1 else 1
 
 
 def disjunction_data(

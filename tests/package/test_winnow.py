@@ -65,7 +65,8 @@ def test_winnow_refuses_non_boolean_data(X, y, message):
         winnow(X, y)
 
 
-@pytest.mark.parametrize(("k", "n", "message"), [(3, 2, "at most n"), (-1, 4, "k must"), (0, 0, "n must")])
+@pytest.mark.parametrize(("k", "n", "message"), [(3, 2, "at most n_variables"), (-1, 4, "n_relevant must"),
+                                                 (0, 0, "n_variables must")])
 def test_the_bound_refuses_bad_sizes(k, n, message):
     with pytest.raises(ValueError, match=message):
         winnow_mistake_bound(k, n)
