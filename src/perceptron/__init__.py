@@ -7,8 +7,8 @@ See the book's notation page for every convention.
 Layout: ``_validation`` (argument checks) and ``_core`` (what every training loop shares) sit below
 everything; the result types live in ``results``; each algorithm has its own module above them
 (``training`` with ``fast_training``, ``pocket``, ``averaged``, ``kernel``, ``sgd``, ``proof``,
-``multiclass``, ``structured``, ``network``, ...); ``plotting``, ``proof_plots``, ``multiclass_plots`` and
-``widgets`` draw, and load on first use. Imports run one way.
+``multiclass``, ``structured``, ``network``, ``regret``, ``experts``, ``winnow``, ...); ``plotting``,
+``proof_plots``, ``multiclass_plots`` and ``widgets`` draw, and load on first use. Imports run one way.
 """
 
 from . import datasets, losses
@@ -16,6 +16,16 @@ from ._version import __version__ as __version__
 from .averaged import VotedPerceptron, averaged, voted
 from .bounds import mistake_bound
 from .checks import holds_for
+from .experts import (
+    ClassRun,
+    ExpertsRun,
+    halving,
+    littlestone_dimension,
+    soa,
+    thresholds,
+    weighted_majority,
+    weighted_majority_bound,
+)
 from .halfspaces import radon_partition, separating_hyperplane, shatters
 from .kernel import KernelPerceptron, kernel_predict, kernel_train
 from .linear import count_errors, decision_function, predict, prototype
@@ -57,6 +67,7 @@ from .online import (
 )
 from .pocket import pocket
 from .proof import proof_quantities
+from .regret import OGDRun, online_gradient_descent, perceptron_regret_bound
 from .results import (
     AdversaryRun,
     BestLine,
@@ -78,6 +89,7 @@ from .results import (
 from .sgd import train_sgd
 from .structured import structured_predict, structured_train, viterbi
 from .training import train
+from .winnow import WinnowRun, disjunction_data, winnow, winnow_mistake_bound
 
 
 def __getattr__(name: str):
@@ -98,7 +110,9 @@ def __getattr__(name: str):
 __all__ = [
     "AdversaryRun",
     "BestLine",
+    "ClassRun",
     "Cycle",
+    "ExpertsRun",
     "HingeBound",
     "Hyperplane",
     "KernelPerceptron",
@@ -106,6 +120,7 @@ __all__ = [
     "MulticlassResult",
     "MulticlassUpdate",
     "NetworkRun",
+    "OGDRun",
     "OnlinePass",
     "Perceptron",
     "ProofQuantities",
@@ -115,16 +130,19 @@ __all__ = [
     "TwoLayerNetwork",
     "Update",
     "VotedPerceptron",
+    "WinnowRun",
     "adversary_sequence",
     "averaged",
     "choose_epochs",
     "count_errors",
     "datasets",
     "decision_function",
+    "disjunction_data",
     "fewest_errors_line",
     "find_cycle",
     "functional_margins",
     "geometric_margin",
+    "halving",
     "held_out_bound",
     "hinge_loss",
     "hinge_mistake_bound",
@@ -134,6 +152,7 @@ __all__ = [
     "kernel_train",
     "kesler_points",
     "kesler_train",
+    "littlestone_dimension",
     "logistic_loss",
     "loss_slope",
     "loss_subgradient",
@@ -148,11 +167,13 @@ __all__ = [
     "network_gradient",
     "network_gradient_check",
     "network_loss",
+    "online_gradient_descent",
     "online_pass",
     "online_to_batch_bound",
     "perceptron_criterion",
     "perceptron_learner",
     "perceptron_loss",
+    "perceptron_regret_bound",
     "plotting",
     "pocket",
     "predict",
@@ -163,9 +184,11 @@ __all__ = [
     "radon_partition",
     "separating_hyperplane",
     "shatters",
+    "soa",
     "structured_predict",
     "structured_train",
     "svm_dual",
+    "thresholds",
     "tightest_hinge_bound",
     "total_loss",
     "train",
@@ -174,6 +197,10 @@ __all__ = [
     "train_sgd",
     "viterbi",
     "voted",
+    "weighted_majority",
+    "weighted_majority_bound",
     "weights_at_epoch_ends",
     "widgets",
+    "winnow",
+    "winnow_mistake_bound",
 ]

@@ -322,3 +322,44 @@ def check_features(X: ArrayLike, n_features: int, owner: str) -> NDArray[np.floa
     if Xa.shape[1] != n_features:
         raise ValueError(f"X has {Xa.shape[1]} features but {owner} {n_features}")
     return Xa
+
+
+def check_class(H: ArrayLike) -> NDArray[np.int8]:
+    """A finite class on a finite domain: a non-empty matrix of labels -1/+1 (hypotheses x points)."""
+    try:
+        arr = np.asarray(H, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("H must be a numeric matrix of labels -1 and +1") from None
+    if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"H must be a non-empty 2-D matrix (hypotheses x points), got shape {arr.shape}")
+    if not np.isin(arr, (-1.0, 1.0)).all():
+        raise ValueError("H must contain only the labels -1 and +1")
+    return arr.astype(np.int8)
+
+
+def check_sequence(xs: ArrayLike, ys: ArrayLike, n_points: int) -> tuple[NDArray[np.intp], NDArray[np.int8]]:
+    """Points as column indices of a class with ``n_points`` columns, and their labels -1/+1."""
+    xa, ya = np.asarray(xs), np.asarray(ys, dtype=np.float64)
+    if xa.ndim != 1 or ya.shape != xa.shape:
+        raise ValueError(f"xs and ys must be 1-D of the same length, got shapes {xa.shape} and {ya.shape}")
+    if xa.size and (not np.issubdtype(xa.dtype, np.integer) or xa.min() < 0 or xa.max() >= n_points):
+        raise ValueError(f"xs must be integer indices of points, between 0 and {n_points - 1}")
+    if not np.isin(ya, (-1.0, 1.0)).all():
+        raise ValueError("ys must contain only the labels -1 and +1")
+    return xa.astype(np.intp), ya.astype(np.int8)
+
+
+def check_boolean_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Boolean examples (a non-empty 0/1 matrix) with one 0/1 label per row."""
+    try:
+        Xa = np.asarray(X, dtype=np.float64)
+        ya = np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("X and y must be numeric arrays of 0 and 1") from None
+    if Xa.ndim != 2 or Xa.shape[0] == 0 or Xa.shape[1] == 0:
+        raise ValueError(f"X must be a non-empty 2-D array (examples x variables), got shape {Xa.shape}")
+    if ya.shape != (Xa.shape[0],):
+        raise ValueError(f"y must have shape ({Xa.shape[0]},), one label per row of X, got {ya.shape}")
+    if not (np.isin(Xa, (0.0, 1.0)).all() and np.isin(ya, (0.0, 1.0)).all()):
+        raise ValueError("Winnow works on Boolean data: X and y must contain only 0 and 1 (not -1)")
+    return Xa, ya.astype(np.int64)

@@ -38,6 +38,11 @@ ALLOWED = {
     ("08_real_data", "357"): "the size of a digits pair, a fact about the source",
     ("08_real_data", "45"): "the number of pairs of ten digits, 10 * 9 / 2",
     ("10_networks", "20"): "the Mark I's retina of 20 x 20 photocells, a fact about the source",
+    ("11_online_learning", "50"): "error rates from 5% to 50% are the code's np.linspace(0.05, 0.5, 20)",
+    ("11_online_learning", "3.3"): "a section number of the cited survey",
+    ("11_online_learning", "9.97"): "log2 1000, computed in the text",
+    ("11_online_learning", "0.415"): "log2(4/3), computed in the text",
+    ("11_online_learning", "33.7"): "(10 + 4) / log2(4/3), computed in the text",
 }
 
 

@@ -387,3 +387,17 @@ def test_bank_10_numbers():
     assert pc.predict(hidden, [1.0, 1.0], 1.0).tolist() == y4.tolist()
     runs = {s: pc.train_network(X4, y4, n_hidden=2, epochs=1000, seed=s) for s in (3, 1)}          # Q10.6
     assert runs[3].errors[-1] == 0 and runs[1].errors[-1] == 1
+
+
+def test_bank_11_numbers():
+    text = bank(11)
+    X = [[1, 0, 0, 0], [0, 1, 1, 1], [1, 0, 0, 0], [1, 0, 0, 0]]                                  # E11.1
+    run = pc.winnow(X, [1, 0, 1, 1])
+    assert run.predictions.tolist() == [0, 0, 0, 1] and run.mistakes == 2 and run.w.tolist() == [4, 1, 1, 1]
+    assert pc.winnow_mistake_bound(1, 4) == 7 and "= 7$ mistakes" in text
+    assert "$w = (2, 1, 1, 1)$" in text and "$w = (4, 1, 1, 1)$" in text
+    bound = pc.weighted_majority_bound(3, 8)                                                      # E11.2
+    assert round(bound, 2) == 14.46 and int(bound) == 14 and "\\approx 14.46$, so at most $14$" in text
+    H = pc.thresholds(3)                                                                         # E11.3
+    assert H.tolist() == [[1, 1, 1], [-1, 1, 1], [-1, -1, 1], [-1, -1, -1]]
+    assert pc.littlestone_dimension(H) == 2 and "so $\\operatorname{Ldim}(\\mathcal H) = 2$" in text

@@ -60,6 +60,9 @@ TINKERING: dict[str, list[tuple[str, str]]] = {
     "10_networks": [(r"\bseed=0\b", "seed=4"), (r"n_hidden=2, epochs=300, seed=3\b", "n_hidden=2, epochs=300, seed=0"),
                     (r"\bn_hidden=3, eta=0\.1\b", "n_hidden=2, eta=0.5"), (r"\bseed=2\b", "seed=5"),
                     (r"(?<!_)\bepochs=300, seed=4\b", "epochs=120, seed=4")],
+    "11_online_learning": [(r"default_rng\(1\)", "default_rng(6)"), (r"default_rng\(2\)", "default_rng(8)"),
+                           (r"default_rng\(4\)", "default_rng(9)"), (r"make_overlapping\(400\b", "make_overlapping(250"),
+                           (r"\bseed=3\b", "seed=7"), (r"\[0, 1, 2\], density=0\.1\b", "[0, 1, 2], density=0.2")],
 }
 
 CHECK_MESSAGE = "This check holds for the book's"  # what perceptron.holds_for's message says

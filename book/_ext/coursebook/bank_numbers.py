@@ -292,3 +292,32 @@ def _q7_3(q: Data):
     if "random* labels" not in q.question.stem:
         raise ValueError(f"{q.question.name}: its stem no longer says the labels are random")
     return None, [1 / 2]                       # a coin toss's error on two labels
+
+
+@computes("Q11.1")
+def _q11_1(q: Data):
+    size = q.given("|\\mathcal H|")
+    return math.log2(size), [size, size / 2, 2 * math.log2(size)]
+
+
+@computes("Q11.3")
+def _q11_3(q: Data):
+    from perceptron import weighted_majority_bound
+    experts, best, lam = q.given("|\\mathcal E|"), q.given("M^\\star"), q.given("\\lambda")
+    bound = weighted_majority_bound(int(best), int(experts), beta=lam)
+    log_n, rate = math.log2(experts), math.log2(4 / 3)
+    return bound, [best + log_n, log_n, 4, 3, rate, 1 / rate, best * experts, best]
+
+
+@computes("Q11.6")
+def _q11_6(q: Data):
+    from perceptron import winnow_mistake_bound
+    relevant, d = q.given("|S|"), q.given("d")
+    logd = math.ceil(math.log2(d))
+    return winnow_mistake_bound(int(relevant), int(d)), [relevant * d, relevant * logd, logd]  # the promotions' cap |S| ceil(log2 d)
+
+
+@computes("Q11.8")
+def _q11_8(q: Data):
+    R, gamma = q.given("R"), q.given("\\gamma")
+    return (R / gamma) ** 2, [R / gamma]

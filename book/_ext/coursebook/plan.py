@@ -224,7 +224,7 @@ of the 90 for questions.
 - **Three sessions** cover the core: the algorithm, margins and the convergence proof. An earlier
   version of this page put chapters 4 and 5 (about @WORDS@ words and @BLOCKS@ formal blocks) into one
   session; measured, that is @OLD@ minutes of class before any exercise, so the plan now gives each
-  its own session. Chapters 3, 6, 7, 8, 9 and 10 are reading for students who want more.
+  its own session. Chapters 3, 6, 7, 8, 9, 10 and 11 are reading for students who want more.
 - **Five sessions** add non-separable data and kernels; chapter 3 (the perceptron as SGD) is
   reading, since nothing in chapters 4 to 8 depends on it.
 - **Six sessions** teach every chapter from 1 to 7 in class.
@@ -233,6 +233,9 @@ of the 90 for questions.
   session on chapter 6 (five and six sessions), or after session 3 with chapter 6 as reading.
 - **Chapter 9** (several classes) is reading in every plan: it needs chapters 2 and 5, and a course
   that teaches it can give it a session of its own or pair it as below.
+- **Chapter 11** (online learning) is reading in every plan: it needs chapter 5 and the statements of
+  chapters 3 and 6, and gives a learning-theory course a session of its own on mistake bounds, the
+  Littlestone dimension, experts, regret and Winnow.
 - Chapter 1 is short and fits beside any of chapters @FITS1@; @OTHERS@.
 
 For another timetable, `make plan SESSIONS=4 MINUTES=75` prints a schedule of the same kind: the
@@ -326,6 +329,9 @@ PLANS = {"three": "1, 2 | 4 | 5", "five": "1, 2 | 4 | 5 | 6 | 7", "six": "1, 2 |
 CORE = (1, 2, 4, 5)
 EXTRA_FIRST = (6, 7, 3)
 LABS = (8,)
+# A chapter a timetable adds only beside the chapters it builds on: chapter 11 (online learning) needs
+# chapter 3's hinge loss and chapter 6's lower bound, so it is reading wherever they are.
+NEEDS = {11: (3, 6)}
 
 
 def number(chapter: Chapter) -> int:
@@ -538,7 +544,8 @@ def timetable(sessions: int, minutes: int, measured: list[Chapter] | None = None
 
     The core paths of the chapters (no section marked "(optional)", no optional proof) are planned, each
     session keeping ``slack`` minutes for questions. The core chapters (``CORE``) are always taught, then
-    those of ``EXTRA_FIRST`` and the rest in order, each while it fits without cutting a chapter in two.
+    those of ``EXTRA_FIRST`` and the rest in order, each while it fits without cutting a chapter in two
+    and beside the chapters it needs (``NEEDS``).
     Chapters keep their order and are spread as evenly as whole chapters allow (the longest session as
     short as it can be, then the sessions as equal as they can be); a chapter is split across two sessions
     only when whole chapters cannot fit.
@@ -586,7 +593,7 @@ def timetable(sessions: int, minutes: int, measured: list[Chapter] | None = None
     chosen_ = list(core)
     for c in [*EXTRA_FIRST, *(c for c in numbers if c not in EXTRA_FIRST)]:
         if (c in numbers and c not in chosen_ and c not in LABS and need([*chosen_, c]) <= room
-                and splits([*chosen_, c]) <= splits(chosen_)):
+                and all(p in chosen_ for p in NEEDS.get(c, ())) and splits([*chosen_, c]) <= splits(chosen_)):
             chosen_.append(c)
     packed = layout(chosen_)
     parts = {c: sum(1 for s in packed for piece in s if piece[0] == c) for c in chosen_}
