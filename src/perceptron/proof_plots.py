@@ -15,6 +15,16 @@ from .proof import ProofQuantities
 _LARGE = 12  # points: type that stays legible where a wide figure is shrunk to a column or a phone
 
 
+def whole_bound(bound: float) -> int:
+    """The largest whole number of updates a real bound ``(R/g)^2`` allows: ``floor(bound)``, with a
+    relative tolerance of 1e-9 for the rounding of a bound that is a whole number in exact arithmetic.
+
+    >>> whole_bound(681.6), whole_bound(2.0), whole_bound(1.9999999999999998)
+    (681, 2, 2)
+    """
+    return int(np.floor(bound * (1 + 1e-9)))
+
+
 def plot_proof_race(q: ProofQuantities, ax: Axes | None = None, *, legend: bool = True) -> Axes:
     """The convergence proof as a race on log-log axes, from :func:`perceptron.proof_quantities`.
 
@@ -55,7 +65,9 @@ def plot_proof_race(q: ProofQuantities, ax: Axes | None = None, *, legend: bool 
     plain_log_ticks(ax)
     ax.set_xlabel("update k")
     ax.set_ylabel("alignment and length (÷ η)")
-    ax.set_title(f"{len(q.k)} mistakes, bound {q.bound:.0f}", y=TITLE_Y)
+    # The theorem's bound on a whole number of updates is floor((R/g)^2), never the rounded (R/g)^2
+    # (681.6 allows 681 updates, not 682); the tolerance keeps an exact 2 from rounding down to 1.
+    ax.set_title(f"{len(q.k)} mistakes, bound {whole_bound(q.bound)}", y=TITLE_Y)
     if legend:
         ax.legend(loc="upper left", fontsize="x-small", framealpha=0.85)
     return ax

@@ -133,6 +133,20 @@ def test_proof_race_plots_the_measured_run_between_the_proved_bounds():
     assert plot_proof_race(q, legend=False).get_legend() is None
 
 
+def test_proof_race_title_gives_the_whole_number_of_updates_the_theorem_allows():
+    # Chapter 5's first run has (R/gamma)^2 = 681.6: the theorem allows floor(681.6) = 681 updates,
+    # and the title said "bound 682" (the bound rounded to the nearest whole number).
+    from dataclasses import replace
+
+    from perceptron.proof_plots import plot_proof_race
+
+    q = _tight_run()
+    for bound, shown in [(681.6, "681"), (2.0, "2"), (2.0 - 2e-16, "2"), (5.999, "5")]:
+        title = plot_proof_race(replace(q, bound=bound)).get_title()
+        assert title == f"{len(q.k)} mistakes, bound {shown}", (bound, title)
+        plt.close("all")
+
+
 def test_proof_inequalities_figure_has_one_panel_per_inequality_with_measured_and_bound():
     from perceptron.proof_plots import plot_proof_inequalities
 
