@@ -131,10 +131,14 @@ def test_the_package_installs_and_every_chapter_runs_as_a_learner_changed_it(col
 
 def test_setup_cell_replaces_the_unrelated_pypi_perceptron(colab, wheel, tmp_path):
     decoy_dir = tmp_path / "decoy"
-    # PyPI's perceptron 0.4.0 ("Perceptron multimodal SDK"), with its dependencies, as a student gets it.
-    run([colab, "-m", "pip", "install", "-q", "--disable-pip-version-check", "perceptron==0.4.0"])
-    run([colab, "-m", "pip", "download", "-q", "--no-deps", "perceptron==0.4.0", "-d", decoy_dir])
+    # PyPI's perceptron 0.4.0 ("Perceptron multimodal SDK"), with its dependencies (Pillow<12 among
+    # them), as a student gets it: the wheel fetched once, then installed with what it requires by uv
+    # (the newest versions that fit, as pip's resolver picks them; pip took minutes to resolve them).
+    run([colab, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps", "perceptron==0.4.0",
+         "-d", decoy_dir])
     (decoy,) = decoy_dir.glob("perceptron-0.4.0-*.whl")
+    uv = Path(sys.executable).with_name("uv")
+    run([uv, "pip", "install", "-q", "--python", colab, decoy], env={**os.environ, "UV_PYTHON_DOWNLOADS": "never"})
     notebooks = [JUPYTER / "notebooks" / f"{name}.ipynb" for name in DECOY_CHAPTERS]
     records = execute(colab, wheel, "decoy", notebooks, tmp_path, DECOY_WHEEL=str(decoy))
     report(records)
