@@ -103,9 +103,9 @@ _build/debian-%/.ready:
 	@command -v debootstrap >/dev/null || { $(APT) update -qq && $(APT) install -y -qq debootstrap; }
 	$(SUDO) rm -rf _build/debian-$*.tmp && mkdir -p _build
 	$(SUDO) debootstrap --variant=minbase $* $(CURDIR)/_build/debian-$*.tmp http://deb.debian.org/debian
-	$(SUDO) chroot _build/debian-$*.tmp apt-get update -qq
-	$(SUDO) chroot _build/debian-$*.tmp env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --download-only python3 python3-venv bubblewrap
-	$(SUDO) chroot _build/debian-$*.tmp env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3
+	$(SUDO) chroot _build/debian-$*.tmp apt-get -o DPkg::Lock::Timeout=600 update -qq
+	$(SUDO) chroot _build/debian-$*.tmp env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --download-only python3 python3-venv bubblewrap
+	$(SUDO) chroot _build/debian-$*.tmp env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends python3
 	$(SUDO) rm -rf _build/debian-$* && $(SUDO) mv _build/debian-$*.tmp _build/debian-$* && $(SUDO) touch $@
 $(WHEELHOUSE)/.ready: requirements.lock pyproject.toml $(STAMP)
 	$(BIN)/python -m pip download --quiet --disable-pip-version-check --only-binary=:all: -d $(WHEELHOUSE) \

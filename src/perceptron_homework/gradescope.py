@@ -56,9 +56,10 @@ fail() { echo "setup.sh: FAILED: $*" >&2; exit 1; }
 log() { echo "setup.sh: $*"; }
 export DEBIAN_FRONTEND=noninteractive
 
+APT=(apt-get -o DPkg::Lock::Timeout=600)  # waits up to 10 minutes for another process's dpkg lock
 apt_install() {  # the image's package lists first, then fresh ones
     command -v apt-get >/dev/null || return 1
-    apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1         || { apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@"; }
+    "${APT[@]}" install -y -qq --no-install-recommends "$@" >/dev/null 2>&1         || { "${APT[@]}" update -qq && "${APT[@]}" install -y -qq --no-install-recommends "$@"; }
 }
 find_python() {
     for py in python3 python3.13 python3.12 python3.11; do

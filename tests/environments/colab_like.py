@@ -3,9 +3,12 @@
 
     python colab_like.py RESULT.json SCENARIO NOTEBOOK...
 
-For each notebook, in order: put the environment in the scenario's starting state, then execute the
-notebook from its first cell with nbclient in an empty working directory (no repository around it,
-as in Colab), ``PERCEPTRON_INSTALL_FROM`` being inherited from the caller. Scenarios:
+Puts the environment in the scenario's starting state once, then executes each notebook in order
+from its first cell with nbclient, a kernel of its own, in an empty working directory (no repository
+around it, as in Colab), ``PERCEPTRON_INSTALL_FROM`` being inherited from the caller: the first
+notebook's setup cell installs the package, and the later ones' (the same cell in every chapter:
+tests/environments/test_setup_cell.py) find it working and do nothing, as in a JupyterHub where it is
+installed, without a reinstall of the same wheel per chapter. Scenarios:
 
 - ``clean``: no ``perceptron`` of any kind installed (perceptron-course is uninstalled first), and
   the chapter as a curious learner has edited it (tinker.py: other seeds, rates and sizes): every
@@ -75,7 +78,6 @@ def prepare(scenario: str) -> None:
 
 
 def run(path: Path, scenario: str) -> dict:
-    prepare(scenario)
     nb = nbformat.read(path, as_version=4)
     record = {"notebook": path.name, "scenario": scenario, "error": None, "checks_naming_settings": []}
     tinkering = scenario == "clean"
@@ -103,6 +105,7 @@ def main() -> int:
     result, scenario, *notebooks = sys.argv[1:]
     subprocess.run([sys.executable, "-m", "ipykernel", "install", "--sys-prefix", "--name", KERNEL],
                    check=True, capture_output=True)
+    prepare(scenario)
     records = [run(Path(p), scenario) for p in notebooks]
     Path(result).write_text(json.dumps(records, indent=1))
     return 0

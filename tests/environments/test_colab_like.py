@@ -4,8 +4,9 @@ A fresh virtual environment gets only numpy, scipy, scikit-learn, matplotlib, ip
 and nbclient, at the newest versions on PyPI when `make lock` last ran (requirements-colab.lock, not
 requirements.lock: the gate gives the same answer from one day to the next), and no ``perceptron``. Every chapter
 of _build/jupyter (written by `make book`) is executed from its first cell, in an empty directory,
-with ``PERCEPTRON_INSTALL_FROM`` pointing at a wheel freshly built from this checkout: the setup cell
-must install it and every cell run without error. The chapters run as a curious learner changed them
+with ``PERCEPTRON_INSTALL_FROM`` pointing at a wheel freshly built from this checkout: the first
+chapter's setup cell must install it, the later chapters' (the same cell) find it working and say
+nothing, and every cell run without error. The chapters run as a curious learner changed them
 (tests/environments/tinker.py: other seeds, learning rates and sizes), which is the tinker test:
 no teaching cell may raise, and a check may fail only saying it holds for the book's settings. Then PyPI's unrelated ``perceptron==0.4.0`` (same
 import name) is preinstalled and chapters run again: the setup cell must replace it.
@@ -99,9 +100,10 @@ def execute(colab: Path, wheel: Path, scenario: str, notebooks: list[Path], tmp_
 
 
 def check(records: list[dict], wheel: Path) -> None:
-    for r in records:
+    """The first notebook's setup cell installed the wheel; the later ones' found it and did nothing."""
+    for k, r in enumerate(records):
         assert r["error"] is None, f"{r['notebook']} ({r['scenario']}) failed:\n{r['error']}"
-        expected = f"Installed perceptron-course {wheel.name.split('-')[1]} from {wheel}\n"
+        expected = f"Installed perceptron-course {wheel.name.split('-')[1]} from {wheel}\n" if k == 0 else ""
         assert r["setup_output"] == expected, f"{r['notebook']}: setup cell said {r['setup_output']!r}"
         assert r["installed_after"] == {"perceptron-course": wheel.name.split("-")[1]}, r["installed_after"]
 
@@ -115,9 +117,10 @@ def report(records: list[dict]) -> None:
         print(f"colab-like {r['scenario']:5} {r['notebook']:28} {r['seconds']:7.1f} s")
 
 
-def test_every_chapter_installs_the_package_and_runs_as_a_learner_changed_it(colab, wheel, tmp_path):
+def test_the_package_installs_and_every_chapter_runs_as_a_learner_changed_it(colab, wheel, tmp_path):
     """Each chapter with the learner's edits of tests/environments/tinker.py (seeds, rates, sizes that
-    are not the book's): the setup cell installs the wheel, no teaching cell raises, and every check
+    are not the book's): the first chapter's setup cell installs the wheel (the others' then do
+    nothing: tests/environments/test_setup_cell.py checks that every chapter carries that one cell), no teaching cell raises, and every check
     that fails says it holds for the book's settings (the book's own settings run under nbval)."""
     records = execute(colab, wheel, "clean", chapters(), tmp_path)
     report(records)
@@ -128,10 +131,14 @@ def test_every_chapter_installs_the_package_and_runs_as_a_learner_changed_it(col
 
 def test_setup_cell_replaces_the_unrelated_pypi_perceptron(colab, wheel, tmp_path):
     decoy_dir = tmp_path / "decoy"
-    # PyPI's perceptron 0.4.0 ("Perceptron multimodal SDK"), with its dependencies, as a student gets it.
-    run([colab, "-m", "pip", "install", "-q", "--disable-pip-version-check", "perceptron==0.4.0"])
-    run([colab, "-m", "pip", "download", "-q", "--no-deps", "perceptron==0.4.0", "-d", decoy_dir])
+    # PyPI's perceptron 0.4.0 ("Perceptron multimodal SDK"), with its dependencies (Pillow<12 among
+    # them), as a student gets it: the wheel fetched once, then installed with what it requires by uv
+    # (the newest versions that fit, as pip's resolver picks them; pip took minutes to resolve them).
+    run([colab, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps", "perceptron==0.4.0",
+         "-d", decoy_dir])
     (decoy,) = decoy_dir.glob("perceptron-0.4.0-*.whl")
+    uv = Path(sys.executable).with_name("uv")
+    run([uv, "pip", "install", "-q", "--python", colab, decoy], env={**os.environ, "UV_PYTHON_DOWNLOADS": "never"})
     notebooks = [JUPYTER / "notebooks" / f"{name}.ipynb" for name in DECOY_CHAPTERS]
     records = execute(colab, wheel, "decoy", notebooks, tmp_path, DECOY_WHEEL=str(decoy))
     report(records)

@@ -35,3 +35,22 @@ def hw3(tmp_path_factory) -> Path:
     from tests.support.homework_builds import homework_build
 
     return homework_build(tmp_path_factory, "hw3_convergence")
+
+
+@pytest.fixture(scope="session")
+def project_wheel() -> Path:
+    """This checkout's wheel, built once per worker (``pip wheel``, 9-20 s) or taken from the builds
+    already made in it: the tests that run ``perceptron-homework build`` or ``make homework`` in a
+    subprocess hand it over as ``$PERCEPTRON_HOMEWORK_WHEEL`` instead of building one each."""
+    from perceptron_homework import build
+
+    return build.project_wheel()
+
+
+@pytest.fixture
+def shared_wheel(project_wheel, monkeypatch) -> Path:
+    """``$PERCEPTRON_HOMEWORK_WHEEL`` set to the session's wheel for this test's subprocesses."""
+    from perceptron_homework import build
+
+    monkeypatch.setenv(build.WHEEL_ENV, str(project_wheel))
+    return project_wheel

@@ -15,8 +15,8 @@ Gradescope lays them out (``/autograder/submission/<notebook>.ipynb``, results i
   container, Gradescope's): bubblewrap cannot create its namespaces, so each notebook runs as a
   user id of its own. The key; a notebook that tries to read every file and process it can (the
   key, the secret, the hidden tests, the results, /proc of the grader) and to send out what it
-  finds; and grader tests' fakes (empty, an infinite loop, an exit, a fork bomb, a memory hog,
-  side effects, rebinding the checks); the snooping notebook again with the opt-in
+  finds; and the grader tests' fakes that attack the isolation (an exit, a fork bomb, a memory
+  hog, side effects) and the empty notebook; the snooping notebook again with the opt-in
   ``--unsafe-no-sandbox`` zip, where it must find the key (so the snooping can fail the test);
 - the same Debian 12 root with Debian 11's bubblewrap 0.4.1 in place of its own (Debian 11 has no
   Python >= 3.11 for the grader), all capabilities: the key and the snooping notebook in bwrap
@@ -41,7 +41,7 @@ import pytest
 
 from perceptron_homework import gradescope
 from perceptron_homework.grading import Assignment
-from tests.homework.test_homework import FAKES, SIDE_EFFECTS, Listener, names_of, plant
+from tests.homework.test_homework import FAKES, SIDE_EFFECTS, Listener, plant
 
 ROOT = Path(__file__).resolve().parents[2]
 DEBIAN = ROOT / "_build" / "debian-bookworm"
@@ -179,10 +179,14 @@ while read -r step name a b c; do
 done < "$PLAN"
 """
 
-# The grader tests' fakes of homework 1 graded here without namespaces (all but the slow ones
-# that add nothing here: the others differ from `full` by a bug the sandbox does not see).
-IMAGE_FAKES = ["infinite_loop_on_nonseparable_data", "attack_fork_bomb", "attack_memory_hog", "attack_os_exit",
-               "attack_rebinding", "attack_side_effects"]
+# The grader tests' fakes of homework 1 graded here without namespaces: those whose containment
+# is the isolation's (processes, memory, files, signals, the network, the kernel's exit). Not the
+# ones that differ from `full` by a bug, by code that never returns or by rebinding the checks: the
+# time limits are the kernel's own alarms and the verdicts are drawn from plain data outside the
+# kernel, by the same code in every isolation, so test_homework.py's grading of those fakes (in
+# bubblewrap) catches what they would catch here; the key and the snooping notebook below exercise
+# the user-id isolation's own path, and test_sandbox_isolation.py the end of a job's user.
+IMAGE_FAKES = ["attack_fork_bomb", "attack_memory_hog", "attack_os_exit", "attack_side_effects"]
 # Without a PID namespace a notebook sees that other processes exist, and may write in /tmp
 # (its files are deleted after it): those two of the side effects are checked apart, below.
 USER_SIDE_EFFECTS = (SIDE_EFFECTS.replace("attempt('write /tmp', lambda: pathlib.Path('{tmp_file}').write_text('pwned'))\n", "")
@@ -197,6 +201,7 @@ def expected_score(assignment: Assignment, fails) -> float:
 @pytest.fixture(scope="module")
 def image(tmp_path_factory) -> dict:
     """setup.sh and run_autograder in fresh overlays of the Debian 12 and 11 roots (see the docstring)."""
+    from perceptron_homework.build import project_wheel
     from tests.support.homework_builds import homework_build
 
     assert os.geteuid() == 0 and shutil.which("unshare") and shutil.which("setpriv"), \
@@ -212,7 +217,7 @@ def image(tmp_path_factory) -> dict:
     assignment = Assignment.from_zip(zip_path)
     assert assignment.secret == SECRET
     started = time.monotonic()
-    wheel = gradescope.build_wheel(tmp / "wheels")
+    wheel = project_wheel()  # the one homework_build packaged (built once per process)
     safe = gradescope.package(zip_path, tmp / "gradescope.zip", wheels=[wheel])
     unsafe = gradescope.package(zip_path, tmp / "gradescope-unsafe.zip", wheels=[wheel], unsafe_no_sandbox=True)
     packaging = time.monotonic() - started
@@ -377,11 +382,6 @@ def test_fakes_score_as_in_the_sandbox_without_namespaces(image):
         assert "homework-attack" not in run["tmp"], name  # written as the job's user, deleted after it
     empty = image["runs"]["user_empty"]
     assert empty["rc"] == 0 and empty["results"]["score"] == 0
-    loop = image["runs"]["user_infinite_loop_on_nonseparable_data"]
-    # The loop ignores max_epochs: question 4's tests and question 3's public check of max_epochs fail
-    # (as in tests/homework/test_homework.py's fake of the same name).
-    loop_fails = [*names_of(ASSIGNMENT, "q4"), "test_train_small_example"]
-    assert loop["results"]["score"] == expected_score(assignment, loop_fails) < 15
 
 
 def test_no_student_is_told_of_a_bypass(image):

@@ -215,9 +215,10 @@ def answered_student_notebook(built: Path, assignment: str) -> tuple[dict, int]:
     return student, checks_cells
 
 
-def test_the_student_notebooks_run_in_order_in_a_fresh_environment_without_otter(tmp_path_factory, tmp_path):
+def test_the_student_notebooks_run_in_order_in_a_fresh_environment_without_otter(tmp_path_factory, tmp_path,
+                                                                                 project_wheel):
     """A fresh virtual environment (no otter, no numpy, no package): homework 1's setup cell installs
-    them (the package from this checkout, as $PERCEPTRON_INSTALL_FROM says), then every cell runs in
+    them (the package from this checkout's wheel, the session's, as $PERCEPTRON_INSTALL_FROM says), then every cell runs in
     order and every grader.check passes, in a notebook renamed as a download renames it. Homeworks 2
     to 4 then run the same way in that environment (their setup cell is homework 1's, and comes before
     `import otter`: test_every_student_notebook_has_its_setup_cell_before_otter), so one install
@@ -232,7 +233,7 @@ def test_the_student_notebooks_run_in_order_in_a_fresh_environment_without_otter
     python = str(venv / "bin" / "python")
     assert subprocess.run([python, "-c", "import otter"], capture_output=True, check=False).returncode != 0
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env["PERCEPTRON_INSTALL_FROM"] = str(ROOT)
+    env["PERCEPTRON_INSTALL_FROM"] = str(project_wheel)
     assert checks.ASSIGNMENTS[0] == HW1
     for assignment in checks.ASSIGNMENTS:
         student, expected = answered_student_notebook(homework_build(tmp_path_factory, assignment), assignment)

@@ -185,16 +185,29 @@ REBIND_HW3 = REBIND.replace("numpy.array_equal = numpy.allclose = lambda *a, **k
 EXIT = "import os\nos._exit(0)"
 
 
-def attack_fakes(assignment: str, bug: list, bug_fails: list, rebind: str = REBIND) -> list[Fake]:
-    return [
-        fake(assignment, "attack_side_effects", last=SIDE_EFFECTS),
-        fake(assignment, "attack_fork_bomb", first=FORK_BOMB),
-        fake(assignment, "attack_memory_hog", first=MEMORY_HOG),
-        fake(assignment, "attack_endless_output", last=FLOOD, hangs=True),
-        fake(assignment, "attack_os_exit", last=EXIT, fails=names_of(assignment), status="error"),
-        # A bug, and everything the verdicts could be made to trust rebound: only the bug counts.
-        fake(assignment, "attack_rebinding", bug, bug_fails, first=rebind),
-    ]
+def attack_fakes(assignment: str, bug: list, bug_fails: list, rebind: str = REBIND,
+                 on_the_sandbox: tuple[str, ...] = ()) -> list[Fake]:
+    """The rebinding attack (a bug, and everything the verdicts could be made to trust rebound: only
+    the bug counts), and the attacks on the sandbox named in ``on_the_sandbox``."""
+    sandbox_attacks = {
+        "attack_side_effects": fake(assignment, "attack_side_effects", last=SIDE_EFFECTS),
+        "attack_fork_bomb": fake(assignment, "attack_fork_bomb", first=FORK_BOMB),
+        "attack_memory_hog": fake(assignment, "attack_memory_hog", first=MEMORY_HOG),
+        "attack_endless_output": fake(assignment, "attack_endless_output", last=FLOOD, hangs=True),
+        "attack_os_exit": fake(assignment, "attack_os_exit", last=EXIT, fails=names_of(assignment), status="error"),
+    }
+    return [*(sandbox_attacks[name] for name in on_the_sandbox),
+            fake(assignment, "attack_rebinding", bug, bug_fails, first=rebind)]
+
+
+# The attacks on the sandbox act on the kernel's process, files, memory and output, never on an
+# assignment's answers, and the sandbox around a submission is made by the same code, with the same
+# limits, whatever the assignment (sandbox.command, sandbox.default_limits): they run on homework 1
+# (whose fakes test_autograder_image.py grades again without namespaces), and homework 2 keeps the
+# exit, whose error row test_score_table reads. The rebinding attack goes after each assignment's own
+# references and checks: it runs on every assignment with attacks.
+SANDBOX_ATTACKS = ("attack_side_effects", "attack_fork_bomb", "attack_memory_hog", "attack_endless_output",
+                   "attack_os_exit")
 
 
 FAKES = [
@@ -246,8 +259,8 @@ FAKES = [
     # A gradient check that returns backprop's gradient instead of differencing the loss.
     fake("hw4_multiclass_networks", "gradient_check_returns_backprop", [(NUMERIC_DOC, NUMERIC_DOC + BACKPROP_RETURN)],
          ["test_numeric_gradient_differentiates_point_loss", "test_gradient_gap_is_measured"]),
-    *attack_fakes("hw2_linear_classifiers", SGN, SGN_FAILS),
-    *attack_fakes("hw1_perceptron", SIGN_ERROR, SIGN_ERROR_FAILS),
+    *attack_fakes("hw2_linear_classifiers", SGN, SGN_FAILS, on_the_sandbox=("attack_os_exit",)),
+    *attack_fakes("hw1_perceptron", SIGN_ERROR, SIGN_ERROR_FAILS, on_the_sandbox=SANDBOX_ATTACKS),
     *attack_fakes("hw3_convergence", POCKET_RAISES, names_of("hw3_convergence", "q5"), REBIND_HW3),
 ]
 

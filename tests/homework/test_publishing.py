@@ -174,7 +174,7 @@ def test_masters_are_read_from_a_private_folder_or_repository(tmp_path, monkeypa
         find_masters(tmp_path / "empty")
 
 
-def test_build_reads_the_private_masters_it_is_given(tmp_path):
+def test_build_reads_the_private_masters_it_is_given(tmp_path, shared_wheel):
     repo = tmp_path / "private-course"
     (repo / "notebooks" / "homework").mkdir(parents=True)
     nb = json.loads((MASTERS / "hw2_linear_classifiers.ipynb").read_text())

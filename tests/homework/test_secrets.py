@@ -1,7 +1,8 @@
 """Secret hygiene of the homework build: never printed, any characters, no silent public build.
 
 `make homework` and `perceptron-homework build` are run for real, on homework 2's master only
-(the quickest to assign) and without otter's run of the solutions.
+(the quickest to assign), without otter's run of the solutions, and with the session's wheel of
+this checkout ($PERCEPTRON_HOMEWORK_WHEEL, tests/homework/conftest.py) instead of one built per run.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def test_build_refuses_a_confusing_secret(tmp_path, args, env, message):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_secret_file_keeps_every_character_and_the_secret_is_never_printed(tmp_path):
+def test_a_secret_file_keeps_every_character_and_the_secret_is_never_printed(tmp_path, shared_wheel):
     secret_file = tmp_path / "secret.txt"
     secret_file.write_text(NASTY + "\n", encoding="utf-8")
     done = cli([str(ROOT / "notebooks" / "homework" / f"{HW}.ipynb"), "--out", str(tmp_path / "out"),
@@ -70,7 +71,7 @@ def test_a_secret_file_keeps_every_character_and_the_secret_is_never_printed(tmp
 
 
 @pytest.fixture
-def make_dir(tmp_path) -> tuple[Path, list[str]]:
+def make_dir(tmp_path, shared_wheel) -> tuple[Path, list[str]]:
     """A scratch folder to run the project's Makefile in, with this Python as its .venv."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -124,3 +125,20 @@ def test_make_homework_without_a_secret_refuses_unless_public(make_dir):
     assert done.returncode == 0, done.stderr
     assert "PUBLIC variant" in done.stderr
     assert zip_secret(work / "_build" / "homework") == checks.PUBLIC_SECRET
+
+
+def test_a_given_wheel_is_used_only_if_it_is_a_perceptron_course_wheel(tmp_path, monkeypatch):
+    # The hook these tests build with ($PERCEPTRON_HOMEWORK_WHEEL): a wrong path fails with the reason
+    # instead of packaging something else, or nothing, into the autograder.
+    from perceptron_homework import build
+
+    wheel = tmp_path / "perceptron_course-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"PK")
+    monkeypatch.setenv(build.WHEEL_ENV, str(wheel))
+    assert build.project_wheel() == wheel
+    for bad in (tmp_path / "missing.whl", tmp_path / "perceptron-0.4.0-py3-none-any.whl", tmp_path):
+        if bad.suffix == ".whl" and "0.4.0" in bad.name:
+            bad.write_bytes(b"PK")
+        monkeypatch.setenv(build.WHEEL_ENV, str(bad))
+        with pytest.raises(ValueError, match="is not a perceptron_course wheel"):
+            build.project_wheel()
