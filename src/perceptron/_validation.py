@@ -80,6 +80,14 @@ def check_scalar(value: float, name: str) -> float:
     return out
 
 
+def check_fraction(value: float, name: str) -> float:
+    """Return ``value`` as a float strictly between 0 and 1 (a probability, a factor, a density)."""
+    out = check_scalar(value, name)
+    if not 0 < out < 1:
+        raise ValueError(f"{name} must be in (0, 1), got {value!r}")
+    return out
+
+
 def check_labels(y: ArrayLike, n_samples: int, *, name: str = "y") -> NDArray[np.float64]:
     """Return labels as a float64 vector of -1.0/+1.0 with both classes present.
 
@@ -349,17 +357,31 @@ def check_sequence(xs: ArrayLike, ys: ArrayLike, n_points: int) -> tuple[NDArray
     return xa.astype(np.intp), ya.astype(np.int8)
 
 
+def check_label_table(A: ArrayLike, z: ArrayLike, names: tuple[str, str, str, str], values: tuple[float, float],
+                      message: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """A non-empty matrix ``A`` and one entry of ``z`` per row, every entry one of ``values``.
+
+    ``names`` are the matrix's name, the vector's name, what its axes are and what ``z`` holds per row
+    (for the messages); ``message``
+    is the error when an entry is not one of ``values``.
+    """
+    matrix, vector, rows, per_row = names
+    try:
+        Aa = np.asarray(A, dtype=np.float64)
+        za = np.asarray(z, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{matrix} and {vector} must be numeric arrays of {values[0]:g} and {values[1]:g}") from None
+    if Aa.ndim != 2 or Aa.shape[0] == 0 or Aa.shape[1] == 0:
+        raise ValueError(f"{matrix} must be a non-empty 2-D array ({rows}), got shape {Aa.shape}")
+    if za.shape != (Aa.shape[0],):
+        raise ValueError(f"{vector} must have shape ({Aa.shape[0]},), {per_row}, got {za.shape}")
+    if not (np.isin(Aa, values).all() and np.isin(za, values).all()):
+        raise ValueError(message)
+    return Aa, za
+
+
 def check_boolean_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Boolean examples (a non-empty 0/1 matrix) with one 0/1 label per row."""
-    try:
-        Xa = np.asarray(X, dtype=np.float64)
-        ya = np.asarray(y, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("X and y must be numeric arrays of 0 and 1") from None
-    if Xa.ndim != 2 or Xa.shape[0] == 0 or Xa.shape[1] == 0:
-        raise ValueError(f"X must be a non-empty 2-D array (examples x variables), got shape {Xa.shape}")
-    if ya.shape != (Xa.shape[0],):
-        raise ValueError(f"y must have shape ({Xa.shape[0]},), one label per row of X, got {ya.shape}")
-    if not (np.isin(Xa, (0.0, 1.0)).all() and np.isin(ya, (0.0, 1.0)).all()):
-        raise ValueError("Winnow works on Boolean data: X and y must contain only 0 and 1 (not -1)")
+    Xa, ya = check_label_table(X, y, ("X", "y", "examples x variables", "one label per row of X"), (0.0, 1.0),
+                               "Winnow works on Boolean data: X and y must contain only 0 and 1 (not -1)")
     return Xa, ya.astype(np.int64)

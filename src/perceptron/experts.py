@@ -15,7 +15,14 @@ from functools import cache
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_class, check_integer, check_scalar, check_sequence
+from ._validation import (
+    check_class,
+    check_fraction,
+    check_integer,
+    check_label_table,
+    check_scalar,
+    check_sequence,
+)
 
 
 @dataclass(frozen=True)
@@ -274,17 +281,8 @@ def weighted_majority(advice: ArrayLike, outcomes: ArrayLike, *, beta: float = 0
     >>> run.mistakes, run.expert_mistakes.tolist(), run.weights[-1].tolist()
     (0, [1, 1, 1], [0.5, 0.5, 0.5])
     """
-    try:
-        A = np.asarray(advice, dtype=np.float64)
-        z = np.asarray(outcomes, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("advice and outcomes must be numeric labels -1 and +1") from None
-    if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
-        raise ValueError(f"advice must be a non-empty 2-D array (rounds x experts), got shape {A.shape}")
-    if z.shape != (A.shape[0],):
-        raise ValueError(f"outcomes must have shape ({A.shape[0]},), one per round, got {z.shape}")
-    if not (np.isin(A, (-1.0, 1.0)).all() and np.isin(z, (-1.0, 1.0)).all()):
-        raise ValueError("advice and outcomes must contain only the labels -1 and +1")
+    A, z = check_label_table(advice, outcomes, ("advice", "outcomes", "rounds x experts", "one per round"), (-1.0, 1.0),
+                             "advice and outcomes must contain only the labels -1 and +1")
     beta = check_scalar(beta, "beta")
     if not 0 <= beta < 1:
         raise ValueError(f"beta must be in [0, 1), got {beta!r}")
@@ -327,7 +325,5 @@ def weighted_majority_bound(best_mistakes: int, n_experts: int, *, beta: float =
     """
     m = check_integer(best_mistakes, "best_mistakes", 0)
     n = check_integer(n_experts, "n_experts", 1)
-    beta = check_scalar(beta, "beta")
-    if not 0 < beta < 1:
-        raise ValueError(f"beta must be in (0, 1), got {beta!r}")
+    beta = check_fraction(beta, "beta")
     return float((m * np.log(1 / beta) + np.log(n)) / np.log(2 / (1 + beta)))

@@ -10,7 +10,14 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import minimize
 
 from ._core import sgn
-from ._validation import check_bias, check_integer, check_positive, check_scalar, check_w, check_Xy
+from ._validation import (
+    check_bias,
+    check_fraction,
+    check_integer,
+    check_positive,
+    check_w,
+    check_Xy,
+)
 from .losses import _hinge_values
 from .margins import _max_row_norm
 from .results import AdversaryRun, HingeBound, OnlinePass
@@ -326,9 +333,7 @@ def online_to_batch_bound(mistakes: int, n: int, delta: float = 0.05) -> float:
     mistakes = check_integer(mistakes, "mistakes", 0)
     if mistakes > n:
         raise ValueError(f"mistakes must be at most n = {n}, got {mistakes}")
-    delta = check_scalar(delta, "delta")
-    if not 0 < delta < 1:
-        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    delta = check_fraction(delta, "delta")
     return mistakes / n + float(np.sqrt(2 * np.log(1 / delta) / n))
 
 
@@ -368,7 +373,5 @@ def held_out_bound(n_val: int, candidates: int, delta: float = 0.05) -> float:
     """
     n = check_integer(n_val, "n_val", 1)
     k = check_integer(candidates, "candidates", 1)
-    delta = check_scalar(delta, "delta")
-    if not 0 < delta < 1:
-        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    delta = check_fraction(delta, "delta")
     return float(np.sqrt(np.log(2 * k / delta) / (2 * n)))

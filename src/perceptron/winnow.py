@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_boolean_data, check_integer, check_scalar
+from ._validation import check_boolean_data, check_fraction, check_integer
 
 
 @dataclass(frozen=True)
@@ -160,9 +160,7 @@ def disjunction_data(
     idx = np.asarray(relevant)
     if idx.ndim != 1 or (idx.size and (not np.issubdtype(idx.dtype, np.integer) or idx.min() < 0 or idx.max() >= n)):
         raise ValueError(f"relevant must be a list of variable indices between 0 and {n - 1}")
-    density = check_scalar(density, "density")
-    if not 0 < density < 1:
-        raise ValueError(f"density must be in (0, 1), got {density!r}")
+    density = check_fraction(density, "density")
     rng = np.random.default_rng(seed)
     X = (rng.random((T, n)) < density).astype(np.float64)
     y = (X[:, idx.astype(np.intp)].sum(axis=1) > 0).astype(np.int64) if idx.size else np.zeros(T, dtype=np.int64)
