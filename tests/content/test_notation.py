@@ -165,13 +165,24 @@ def test_the_cycling_proof_reuses_no_letter_of_the_page():
     proof = text[text.index("The proof of the perceptron cycling theorem"):text.index("## Exact cycles")]
     for letter in "dueVJsm":
         assert not symbol_in_math(proof, letter), (letter, symbol_in_math(proof, letter)[:2])
+    # the second review: a (Radon's a_i), q (Radon's point), S (the states S_T of the periodicity
+    # proposition), t (chapter 6's online index), C (the soft-margin price), tau (the margin
+    # perceptron's threshold) and lambda (chapter 4's multipliers) are on the page too
+    for letter in ["a", "q", "S", "t", "C", r"\\tau", r"\\lambda"]:
+        assert not symbol_in_math(proof, letter), (letter, symbol_in_math(proof, letter)[:2])
+    theorem = text[text.index(":label: thm-ch6-cycling"):text.index("With $z_i = ")]
+    assert not symbol_in_math(theorem, "C"), symbol_in_math(theorem, "C")
+    assert "the bound $D$ on" in notation_row("$z_i$; $B$, $D$")
+    head = NOTATION.read_text(encoding="utf-8").split("## Symbols")[0]
+    for local in (r"$\zeta$", r"$\psi_j$", r"$\Theta$", r"$\omega_j$", "$l_0$", "$l_1$", "$Z$", "$P$"):
+        assert local in head and local.strip("$") in proof, local
 
 
 def test_biases_are_b_in_code_and_B_is_the_cycling_constant():
     sources = [code_cells("06_nonseparable")] + [p.read_text(encoding="utf-8") for p in (ROOT / "src" / "perceptron").glob("*.py")]
     for text in sources:
         assert not re.search(r"(?<![\w.\"'])B\[|(?<![\w.])B = np\.", text)
-    assert "its constant $B$" in notation_row("$z_i$; $B$, $C$")
+    assert "its constant $B$" in notation_row("$z_i$; $B$, $D$")
 
 # ---- one symbol for one thing across chapters, homework, banks and package (the second review, issue 21)
 
