@@ -59,7 +59,7 @@ class ExpertsRun:
     weights : ndarray of shape (T + 1, |E|)
         The weights held before each round (the last row: after the last one).
     beta : float
-        The factor applied to the weight of an expert that errs (the book's ``lambda``).
+        The factor applied to the weight of an expert that errs (the book's ``sigma``).
     """
 
     predictions: NDArray[np.float64]
@@ -149,10 +149,11 @@ def _ldim(H: NDArray[np.int8]):
 def littlestone_dimension(H: ArrayLike) -> int:
     """Return the Littlestone dimension of a finite class on a finite domain, by brute force.
 
-    The largest depth ``d`` of a complete binary tree of points, every root-to-leaf path of which
+    The largest depth ``D`` of a complete binary tree of points, every root-to-leaf path of which
     (its points with the labels of the branches taken) is labelled correctly by some hypothesis of
     ``H``. It is computed by the recursion ``Ldim(V) = max_x 1 + min(Ldim(V_x^+), Ldim(V_x^-))`` over
-    the points ``x`` that split ``V``, 0 for one hypothesis; exponential in the worst case, for
+    the points ``x`` that split ``V`` (both parts non-empty), 0 for a non-empty ``V`` that no point
+    splits (one hypothesis, for instance) and -1 for the empty class; exponential in the worst case, for
     small classes only. Duplicate rows count once.
 
     Parameters
@@ -258,7 +259,7 @@ def weighted_majority(advice: ArrayLike, outcomes: ArrayLike, *, beta: float = 0
         ``advice[t, i]`` is expert ``i``'s prediction in round ``t``.
     outcomes : array_like of shape (T,), labels in {-1, +1}
     beta : float, default 0.5
-        The book's ``lambda``, in [0, 1); ``beta = 0`` is the halving algorithm on the experts.
+        The book's ``sigma``, in [0, 1); ``beta = 0`` is the halving algorithm on the experts.
 
     Returns
     -------

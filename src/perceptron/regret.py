@@ -69,7 +69,7 @@ def online_gradient_descent(X: ArrayLike, y: ArrayLike, eta: float, *, perceptro
     """Run online gradient descent on the hinge loss, from ``w = 0``, with a fixed step ``eta``.
 
     Round ``t``: hold ``w_t``, suffer ``f_t(w_t)``, step ``w_{t+1} = w_t - eta g_t`` along a subgradient
-    ``g_t`` of ``f_t`` at ``w_t``: ``-y_t x_t`` where ``y_t w_t.x_t < 1`` (``f_t`` active), else 0. With
+    ``g_t`` of ``f_t`` at ``w_t`` (the book's ``w^(t)``; ``f_t`` may depend on ``w_t``): ``-y_t x_t`` where ``y_t w_t.x_t < 1`` (``f_t`` active), else 0. With
     ``perceptron=True``, ``f_t`` is active only on the mistake rounds ``y_t w_t.x_t <= 0``: the step is
     then the perceptron's update, and the run is the perceptron without bias with learning rate ``eta``.
 
@@ -134,8 +134,9 @@ def perceptron_regret_bound(hinge: float, norm_u: float, radius: float) -> float
     For any ``u``, the perceptron without bias from ``w = 0`` makes at most this many mistakes,
     ``L`` the total hinge loss ``sum max(0, 1 - y_t u.x_t)`` of ``u`` over the rounds the perceptron
     erred on (at most its hinge loss over all rounds) and ``R`` the largest ``||x_t||`` of those
-    rounds. If ``u`` separates with ``y_t u.x_t >= 1`` then ``L = 0`` and the bound is chapter 5's
-    ``(R / gamma)^2`` with ``gamma = 1 / ||u||``.
+    rounds. If ``y_t u.x_t >= 1`` on every round, ``u / ||u||`` separates with margin at least
+    ``1 / ||u||``, ``L = 0`` and the bound is chapter 5's ``(R / gamma)^2`` with ``gamma = 1 / ||u||``.
+    The count is of mistakes (updates, ``y_t w.x_t <= 0``); the errors are at most as many.
 
     Parameters
     ----------

@@ -48,6 +48,8 @@ def winnow(X: ArrayLike, y: ArrayLike) -> WinnowRun:
     ----------
     X : array_like of shape (T, d), entries in {0, 1}
     y : array_like of shape (T,), labels in {0, 1}
+        Boolean, the values of a disjunction: the one place where the package takes labels other
+        than -1 and +1 (and it refuses those here).
 
     Returns
     -------

@@ -40,6 +40,7 @@ ALLOWED = {
     ("10_networks", "20"): "the Mark I's retina of 20 x 20 photocells, a fact about the source",
     ("11_online_learning", "50"): "error rates from 5% to 50% are the code's np.linspace(0.05, 0.5, 20)",
     ("11_online_learning", "3.3"): "a section number of the cited survey",
+    ("11_online_learning", "21.2"): "a section number of the cited book",
     ("11_online_learning", "9.97"): "log2 1000, computed in the text",
     ("11_online_learning", "0.415"): "log2(4/3), computed in the text",
     ("11_online_learning", "33.7"): "(10 + 4) / log2(4/3), computed in the text",

@@ -303,7 +303,7 @@ def _q11_1(q: Data):
 @computes("Q11.3")
 def _q11_3(q: Data):
     from perceptron import weighted_majority_bound
-    experts, best, lam = q.given("|\\mathcal E|"), q.given("M^\\star"), q.given("\\lambda")
+    experts, best, lam = q.given("|\\mathcal E|"), q.given("M^\\star"), q.given("\\sigma")
     bound = weighted_majority_bound(int(best), int(experts), beta=lam)
     log_n, rate = math.log2(experts), math.log2(4 / 3)
     return bound, [best + log_n, log_n, 4, 3, rate, 1 / rate, best * experts, best]
