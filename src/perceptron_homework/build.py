@@ -196,13 +196,15 @@ def add_grading_files(zip_path: Path, assignment: Assignment) -> None:
 def student_setup_cell(source: str) -> str:
     """The setup cell of a notebook students get: it installs the package from the student repository
     (``repository.student_url`` in _config.yml or ``$STUDENT_URL``, else ``repository.url``; see
-    coursebook.student), never from a private course's own repository, which students cannot read.
+    coursebook.edition), never from a private course's own repository, which students cannot read.
     Outside the book's checkout (no ``coursebook`` to import) the master's cell is kept."""
     try:
-        from coursebook import setup_cell, student
-    except ImportError:
+        from coursebook import edition, setup_cell
+    except ModuleNotFoundError as error:
+        if error.name != "coursebook":   # a module of the book's checkout is missing: a bug, not a context
+            raise
         return source
-    return setup_cell.cell_source("GRADER = " in source, url=student.student_links()["url"])
+    return setup_cell.cell_source("GRADER = " in source, url=edition.student_links()["url"])
 
 
 def ready_to_hand_out(notebook: Path, name: str) -> None:

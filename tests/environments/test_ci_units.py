@@ -24,7 +24,7 @@ def test_units_are_files_but_for_the_split_ones():
     assert conftest.unit_of("notebooks/03_sgd.ipynb::Cell 4") == "notebooks/03_sgd.ipynb"
     assert conftest.unit_of("tests/homework/test_homework.py::test_score_table") == "tests/homework/test_homework.py"
     assert conftest.unit_of("src/perceptron/training.py::perceptron.training.train") == "src/perceptron/training.py"
-    axe = "tests/book/test_browser.py::test_axe_finds_no_wcag_violation"
+    axe = "tests/book/test_browser.py::test_page_offline_accessible_and_legible"
     assert conftest.unit_of(f"{axe}[notebooks/01_geometry-dark]") == f"{axe}[dark]"
     assert conftest.unit_of(f"{axe}[book/intro-light]") == f"{axe}[light]"
     lab = "tests/environments/test_lab.py::test_chapter_runs_renders_and_slides_in_jupyterlab"

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import nbformat
 
-from coursebook import setup_cell, student
+from coursebook import edition as student
+from coursebook import setup_cell
 from perceptron_homework.build import build
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -76,7 +76,7 @@ def test_soa_makes_at_most_ldim_mistakes_and_ldim_is_the_game_value(case):
 
 @pytest.mark.parametrize("m", range(1, 16))
 def test_thresholds_on_m_points_have_ldim_floor_log2_m_plus_1(m):
-    assert littlestone_dimension(thresholds(m)) == int(math.floor(math.log2(m + 1)))
+    assert littlestone_dimension(thresholds(m)) == math.floor(math.log2(m + 1))
 
 
 def test_every_binary_class_on_three_points_has_ldim_3():

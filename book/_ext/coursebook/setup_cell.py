@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--digest", action="store_true", help="print a digest of the cells' text and stop")
     args = parser.parse_args(argv)
     if args.digest:
-        from .student import student_links  # the homework's student notebooks install from there
+        from .edition import student_links  # the homework's student notebooks install from there
 
         text = cell_source(False) + "\0" + cell_source(True) + "\0" + student_links()["url"]
         print(hashlib.sha256(text.encode()).hexdigest())
