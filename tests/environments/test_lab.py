@@ -227,8 +227,14 @@ def test_gated_solutions_stay_folded_and_no_gate_shows_as_source(solution_lab, s
         for when, cells in (("on opening", before), ("after Run All", after)):
             source = [(i, m) for i, cell in enumerate(cells) for m in GATE_SOURCE if m in cell["text"]]
             assert not source, f"{chapter}: MyST source on the page {when}: {source[:5]}"
+        # jupyterlab-myst renders a Markdown cell's blocks asynchronously after Run All re-renders the
+        # page: wait (up to 30 s) for a solution's header rather than reading the page once.
+        deadline = time.monotonic() + 30
         headers = [c["text"] for c in after if "Solution to" in c["text"]]
-        assert headers, f"{chapter}: no solution header rendered"
+        while not headers and time.monotonic() < deadline:
+            page.wait_for_timeout(500)
+            headers = [c["text"] for c in page.evaluate(CELL_STATE_JS) if "Solution to" in c["text"]]
+        assert headers, f"{chapter}: no solution header rendered (30 s after Run All)"
         # Folded, not gone: a click on the first folded code cell shows its code, then its output.
         first = next(i for i in solution if i in hidden)
         cell = page.locator(".jp-Notebook .jp-Cell").nth(first)
