@@ -33,6 +33,9 @@ SHOTS = ROOT / "_build" / "screenshots"
 REPORTS = ROOT / "_build" / "reports"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+# The WCAG A/AA rules of axe whose outcome depends on the colours shown (contrast of text; links told
+# apart from text by colour): the only ones a dark page can fail where the light page passed.
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
 
 def toc_pages() -> list[str]:
@@ -179,13 +182,18 @@ def check_axe(page, axe_source: str, doc: str, mode: str) -> None:
     page.evaluate("Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)"
                   ".map(a => a.finished.catch(() => null)))")
     page.add_script_tag(content=axe_source)
-    # axe's experimental rules for these criteria too (WCAG 2.5.3 Label in Name among them):
-    # off by default, they still check what the standard asks.
-    result = page.evaluate("""tags => axe.run(document, {
+    # Light: every rule for these criteria, axe's experimental ones too (WCAG 2.5.3 Label in Name
+    # among them: off by default, they still check what the standard asks). Dark: the rules whose
+    # outcome depends on colour; the others read the page's markup, which the scheme does not change
+    # (the theme switches style sheets only: test_dark_mode_changes_colours_not_markup).
+    known = page.evaluate("tags => axe.getRules(tags).map(r => r.ruleId)", WCAG_TAGS)
+    assert set(COLOUR_RULES) <= set(known), f"axe no longer has {set(COLOUR_RULES) - set(known)}"
+    result = page.evaluate("""([tags, only]) => axe.run(document, only.length ? {
+        runOnly: {type: 'rule', values: only}, resultTypes: ['violations']} : {
         runOnly: {type: 'tag', values: tags},
         rules: Object.fromEntries(axe.getRules(['experimental'])
             .filter(r => r.tags.some(t => tags.includes(t))).map(r => [r.ruleId, {enabled: true}])),
-        resultTypes: ['violations']})""", WCAG_TAGS)
+        resultTypes: ['violations']})""", [WCAG_TAGS, COLOUR_RULES if mode == "dark" else []])
     violations = [{"rule": v["id"], "impact": v["impact"], "help": v["help"],
                    "nodes": [{"target": n["target"], "summary": n["failureSummary"]} for n in v["nodes"]]}
                   for v in result["violations"]]
@@ -194,7 +202,10 @@ def check_axe(page, axe_source: str, doc: str, mode: str) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"page": f"{doc}.html", "mode": mode, "axe": result["testEngine"]["version"],
                                "tags": WCAG_TAGS, "rules_checked": checked, "violations": violations}, indent=1))
-    assert len(checked) > 40, f"axe ran only {len(checked)} rules on {doc}"
+    if mode == "dark":
+        assert set(checked) == set(COLOUR_RULES), f"axe ran {checked} on {doc} in dark mode"
+    else:
+        assert len(checked) > 40, f"axe ran only {len(checked)} rules on {doc}"
     summary = "; ".join(f"{v['rule']} x{len(v['nodes'])} e.g. {v['nodes'][0]['target']}" for v in violations)
     assert not violations, f"{doc} ({mode} mode): {len(violations)} WCAG rule(s) violated: {summary} (see {out})"
 
@@ -290,3 +301,46 @@ def test_theme_icons_are_drawn_by_the_icon_font(offline, doc):
     for family in ('900 16px "Font Awesome 6 Free"', '400 16px "Font Awesome 6 Brands"'):
         assert page.evaluate("f => document.fonts.check(f)", family), f"{doc}: {family} did not load"
     assert not offline.errors, f"{doc}: console errors {offline.errors}"
+
+
+# What the theme changes with the scheme, besides style sheets: which of the logo's light/dark twins
+# is shown, and class names that select dark styles.
+TWINS = {"only-light", "only-dark"}
+SCHEME_CLASSES = TWINS | {"pst-js-only", "dropdown-menu-dark"}
+
+
+def markup_and_visibility(page) -> list:
+    """Every element of the page: its tag, its attributes but the theme's own, and whether it is shown."""
+    return page.evaluate("""() => [...document.querySelectorAll('*')].map(e => [e.tagName,
+        [...e.attributes].filter(a => !['data-theme', 'data-mode', 'style'].includes(a.name))
+            .map(a => a.name + '=' + a.value).join(' '),
+        [...e.classList], e.checkVisibility({visibilityProperty: true})])""")
+
+
+def unthemed(element: list):
+    tag, attributes, classes, shown = element
+    for name in SCHEME_CLASSES & set(classes):
+        attributes = attributes.replace(f" {name}", "").replace(f"{name} ", "")
+    return tag, attributes, None if TWINS & set(classes) else shown
+
+
+@pytest.mark.parametrize("doc", [toc_pages()[0], "notebooks/02_update_rule"])
+def test_dark_mode_changes_colours_not_markup(browser, server, doc):
+    """Why the dark pass of test_page_offline_accessible_and_legible runs only axe's colour rules: the
+    same page in the two schemes has the same elements, attributes and shown elements, but for the
+    theme's dark-style class names and the logo's light/dark twins, which are alike but for that
+    class (same image, same alt text); so every rule that reads markup gives one answer."""
+    seen = {}
+    for mode in ("light", "dark"):
+        offline = OfflinePage(browser, server, color_scheme=mode)
+        try:
+            offline.open(f"{doc}.html")
+            assert offline.page.evaluate("document.documentElement.dataset.theme") == mode
+            seen[mode] = markup_and_visibility(offline.page)
+        finally:
+            offline.close()
+    light, dark = ([unthemed(e) for e in seen[m]] for m in ("light", "dark"))
+    differ = [(k, a, b) for k, (a, b) in enumerate(zip(light, dark)) if a != b]
+    assert len(light) == len(dark) and not differ, f"{doc}: the dark scheme changes markup or what is shown: {differ[:5]}"
+    twins = {m: sorted(unthemed(e)[:2] for e in seen["light"] if m in e[2]) for m in TWINS}
+    assert twins["only-light"] == twins["only-dark"], f"{doc}: light/dark twins differ: {twins}"
