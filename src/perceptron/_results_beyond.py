@@ -287,7 +287,10 @@ class OnlinePass:
         ya = np.asarray(y, dtype=np.float64)
         if ya.shape != (Xa.shape[0],):
             raise ValueError(f"y must have shape ({Xa.shape[0]},) to match X, got shape {ya.shape}")
-        return np.mean(sgn(Xa @ self.w.T + self.b) != ya[:, None], axis=0)
+        scores = Xa @ self.w.T + self.b
+        if np.all((ya == 1) | (ya == -1)):  # sgn(s) != y, without building the array of signs
+            return np.mean((scores >= 0) != (ya > 0)[:, None], axis=0)
+        return np.mean(sgn(scores) != ya[:, None], axis=0)
 
     def vote(self, X: ArrayLike) -> NDArray[np.float64]:
         """Predict by the unweighted majority vote of the ``n`` hypotheses (ties go to +1)."""
@@ -308,7 +311,8 @@ class OnlinePass:
         >>> avg.w.tolist(), round(avg.b, 4)
         ([1.0, 0.0], 0.3333)
         """
-        return Hyperplane(self.w.mean(axis=0), float(self.b.mean()))
+        # Summed in row order, whatever the memory layout of w (the sum's rounding depends on it).
+        return Hyperplane(np.ascontiguousarray(self.w).mean(axis=0), float(self.b.mean()))
 
     def online_hinge_losses(self, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         """The hinge loss ``max(0, 1 - y_t (w[t].x_t + b[t]))`` of each hypothesis on the example it met.
@@ -327,7 +331,8 @@ class OnlinePass:
         if Xa.shape[0] != self.w.shape[0] or ya.shape != (Xa.shape[0],):
             raise ValueError(f"X and y must be the pass's {self.w.shape[0]} examples, got X of shape "
                              f"{Xa.shape} and y of shape {ya.shape}")
-        return np.maximum(0.0, 1.0 - ya * (np.einsum("ij,ij->i", Xa, self.w) + self.b))
+        w = np.ascontiguousarray(self.w)  # einsum's rounding depends on the layout
+        return np.maximum(0.0, 1.0 - ya * (np.einsum("ij,ij->i", Xa, w) + self.b))
 
 
     def _points(self, X: ArrayLike) -> NDArray[np.float64]:

@@ -152,6 +152,27 @@ def test_online_pass_error_rates_and_vote():
         passed.vote([[1.0, 0.0, 0.0]])
 
 
+def test_online_pass_fast_paths_give_the_plain_formulas_bit_for_bit():
+    # Two features: W is stored column-major so that X @ W.T runs in BLAS, and error_rates skips
+    # the array of signs; the numbers must be those of the plain row-major formulas.
+    rng = np.random.default_rng(4)
+    y = rng.choice([-1, 1], size=150)
+    X = rng.normal(size=(150, 2)) + np.outer(y, [1.0, 0.0])
+    X_held, y_held = rng.normal(size=(500, 2)), rng.choice([-1.0, 1.0], size=500)
+    passed = online_pass(X, y)
+    assert passed.w.T.flags.c_contiguous
+    W = np.ascontiguousarray(passed.w)
+    scores = X_held @ W.T + passed.b
+    assert np.array_equal(X_held @ passed.w.T + passed.b, scores)
+    plain = np.mean(np.where(scores >= 0, 1, -1) != y_held[:, None], axis=0)
+    assert np.array_equal(passed.error_rates(X_held, y_held), plain)
+    assert np.array_equal(passed.average().w, W.mean(axis=0))
+    assert np.array_equal(passed.online_hinge_losses(X, y),
+                          np.maximum(0.0, 1.0 - y * (np.einsum("ij,ij->i", X, W) + passed.b)))
+    # labels other than -1/+1 are always wrong (sgn is -1 or +1)
+    assert passed.error_rates(X_held, 0.5 * y_held).tolist() == [1.0] * 150
+
+
 def test_online_to_batch_bound_holds_for_the_mean_held_out_error():
     # i.i.d. draws: coin-flip labels, Gaussian classes; over 20 samples the bound (delta = 0.05) holds
     # on every one of them here, and on average the mean error is close to M / n.
