@@ -200,9 +200,10 @@ def perceptron_learner(X_seen: ArrayLike, y_seen: ArrayLike, x: ArrayLike) -> in
     """
     xa = np.asarray(x, dtype=np.float64)
     w = np.zeros(xa.shape[0])
-    for x_t, y_t in zip(np.asarray(X_seen, dtype=np.float64), np.asarray(y_seen, dtype=np.float64)):
-        if y_t * (w @ x_t) <= 0:
-            w = w + y_t * x_t
+    dot = w.dot  # w @ x_t (the same BLAS dot), without the operator's dispatch; w changes in place
+    for x_t, y_t in zip(np.asarray(X_seen, dtype=np.float64), np.asarray(y_seen, dtype=np.float64).tolist()):
+        if y_t * dot(x_t) <= 0:
+            w += y_t * x_t
     return int(sgn(w @ xa))
 
 

@@ -244,3 +244,18 @@ def test_online_hinge_losses_refuse_examples_that_are_not_the_pass():
         run.online_hinge_losses(X[:9], y[:9])
     with pytest.raises(ValueError, match="the pass's 10 examples"):
         run.online_hinge_losses(X, y[:9])
+
+
+def test_perceptron_learner_replays_the_plain_loop():
+    # The plain replay: a new w after every update, scores by the @ operator.
+    def replay(X_seen, y_seen, x):
+        w = np.zeros(len(x))
+        for x_t, y_t in zip(X_seen, y_seen):
+            if y_t * (w @ x_t) <= 0:
+                w = w + y_t * x_t
+        return 1 if w @ x >= 0 else -1
+
+    rng = np.random.default_rng(8)
+    X, y = rng.normal(size=(60, 7)), rng.choice([-1.0, 1.0], size=60)
+    assert [perceptron_learner(X[:t], y[:t], X[t]) for t in range(60)] == [
+        replay(X[:t], y[:t], X[t]) for t in range(60)]
