@@ -311,8 +311,7 @@ class OnlinePass:
         >>> avg.w.tolist(), round(avg.b, 4)
         ([1.0, 0.0], 0.3333)
         """
-        # Summed in row order, whatever the memory layout of w (the sum's rounding depends on it).
-        return Hyperplane(np.ascontiguousarray(self.w).mean(axis=0), float(self.b.mean()))
+        return Hyperplane(self.w.mean(axis=0), float(self.b.mean()))
 
     def online_hinge_losses(self, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         """The hinge loss ``max(0, 1 - y_t (w[t].x_t + b[t]))`` of each hypothesis on the example it met.
@@ -331,8 +330,7 @@ class OnlinePass:
         if Xa.shape[0] != self.w.shape[0] or ya.shape != (Xa.shape[0],):
             raise ValueError(f"X and y must be the pass's {self.w.shape[0]} examples, got X of shape "
                              f"{Xa.shape} and y of shape {ya.shape}")
-        w = np.ascontiguousarray(self.w)  # einsum's rounding depends on the layout
-        return np.maximum(0.0, 1.0 - ya * (np.einsum("ij,ij->i", Xa, w) + self.b))
+        return np.maximum(0.0, 1.0 - ya * (np.einsum("ij,ij->i", Xa, self.w) + self.b))
 
 
     def _points(self, X: ArrayLike) -> NDArray[np.float64]:

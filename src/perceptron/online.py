@@ -289,12 +289,7 @@ def online_pass(X: ArrayLike, y: ArrayLike, *, bias: str = "one") -> OnlinePass:
     mode = check_bias(bias)
     step_b = {"one": 1.0, "radius": _max_row_norm(Xa) ** 2, "none": 0.0}[mode]
     n, d = Xa.shape
-    # Two features (the book's pictures): W is stored column by column (order="F"), so W.T is
-    # row-major and X @ W.T runs in BLAS instead of numpy's own loop, about 50 times faster. With
-    # two products per score both give the same numbers (checked here); from three on they add in
-    # different orders, so W keeps the default layout and every result stays as it was.
-    layout = "F" if d == 2 else "C"
-    W, biases, mistaken = np.zeros((n, d), order=layout), np.zeros(n), np.zeros(n, dtype=bool)
+    W, biases, mistaken = np.zeros((n, d)), np.zeros(n), np.zeros(n, dtype=bool)
     w, b = np.zeros(d), 0.0
     for t in range(n):
         W[t], biases[t] = w, b
