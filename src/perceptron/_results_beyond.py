@@ -287,7 +287,10 @@ class OnlinePass:
         ya = np.asarray(y, dtype=np.float64)
         if ya.shape != (Xa.shape[0],):
             raise ValueError(f"y must have shape ({Xa.shape[0]},) to match X, got shape {ya.shape}")
-        return np.mean(sgn(Xa @ self.w.T + self.b) != ya[:, None], axis=0)
+        scores = Xa @ self.w.T + self.b
+        if np.all((ya == 1) | (ya == -1)):  # sgn(s) != y, without building the array of signs
+            return np.mean((scores >= 0) != (ya > 0)[:, None], axis=0)
+        return np.mean(sgn(scores) != ya[:, None], axis=0)
 
     def vote(self, X: ArrayLike) -> NDArray[np.float64]:
         """Predict by the unweighted majority vote of the ``n`` hypotheses (ties go to +1)."""

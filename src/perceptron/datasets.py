@@ -216,10 +216,7 @@ def load_iris_pair(
     >>> X.shape, int((y == 1).sum())
     ((100, 2), 50)
     """
-    from sklearn.datasets import load_iris
-
-    data = load_iris()
-    names = list(data.target_names)
+    data, target, names = _iris_table()
     for name in (first, second):
         if name not in names:
             raise ValueError(f"unknown iris species {name!r}; choose from {names}")
@@ -227,10 +224,45 @@ def load_iris_pair(
         raise ValueError("first and second must be different species")
     if not features or any(not isinstance(f, (int, np.integer)) or f not in range(4) for f in features):
         raise ValueError(f"features must be indices in 0..3, got {features!r}")
-    keep = np.isin(data.target, [names.index(first), names.index(second)])
-    X = data.data[keep][:, list(features)].astype(np.float64)
-    y = np.where(data.target[keep] == names.index(first), 1, -1).astype(np.int64)
+    keep = np.isin(target, [names.index(first), names.index(second)])
+    X = data[keep][:, list(features)].astype(np.float64)
+    y = np.where(target[keep] == names.index(first), 1, -1).astype(np.int64)
     return X, y
+
+
+def _iris_table() -> tuple[NDArray[np.float64], NDArray[np.int64], list[str]]:
+    """scikit-learn's bundled iris table: ``(data, target, species names)``.
+
+    ``sklearn.datasets.load_iris`` parses the CSV file ``sklearn/datasets/data/iris.csv``; this reads
+    the same file the same way (a header ``150,4,setosa,versicolor,virginica``, then four numbers
+    and a class index per row) without importing scikit-learn, which takes seconds, where reading
+    150 rows takes a millisecond. Where the file is not found (another scikit-learn layout), it
+    calls ``load_iris``. ``tests/package/test_datasets.py`` checks both give the same arrays.
+    """
+    import csv
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("sklearn")  # locates the package without running it
+    roots = list(spec.submodule_search_locations or []) if spec is not None else []
+    for root in roots:
+        path = Path(root) / "datasets" / "data" / "iris.csv"
+        if not path.is_file():
+            continue
+        with path.open(encoding="utf-8", newline="") as f:
+            rows = csv.reader(f)
+            header = next(rows)
+            n_samples, n_features, names = int(header[0]), int(header[1]), header[2:]
+            data = np.empty((n_samples, n_features))
+            target = np.empty(n_samples, dtype=np.int64)
+            for i, row in enumerate(rows):
+                data[i] = np.asarray(row[:-1], dtype=np.float64)
+                target[i] = int(row[-1])
+        return data, target, names
+    from sklearn.datasets import load_iris
+
+    bunch = load_iris()
+    return bunch.data, bunch.target.astype(np.int64), list(bunch.target_names)
 
 
 def load_digits_pair(first: int = 3, second: int = 8) -> Dataset:

@@ -94,6 +94,7 @@ def multiclass_train(
     Xt, index, classes, kappa, d, max_epochs, next_order = _prepare_run(X, y, bias, max_epochs, shuffle, seed)
     V = np.zeros((classes.size, Xt.shape[1]))
     others = ~np.eye(classes.size, dtype=bool)
+    rivals_of = [np.flatnonzero(row) for row in others]  # the other classes of each class, in order
     mistakes, history, epoch, clean = 0, [], 0, False
     while epoch < max_epochs and not clean:
         epoch += 1
@@ -101,8 +102,8 @@ def multiclass_train(
         for i in next_order():
             scores = V @ Xt[i]
             label = index[i]
-            rivals = np.flatnonzero(others[label])
-            rival = rivals[np.argmax(scores[rivals])]  # the earlier class on a tie
+            rivals = rivals_of[label]
+            rival = rivals[scores[rivals].argmax()]  # the earlier class on a tie
             if scores[label] <= scores[rival]:
                 V[label] += Xt[i]
                 V[rival] -= Xt[i]

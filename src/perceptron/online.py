@@ -109,8 +109,13 @@ def _best_gamma(margins: NDArray[np.float64], radius: float, passes: int) -> tup
     top = max(float(margins.max()), radius)
     grid = np.linspace(top / 400, top, 400)
     values = np.empty((len(grid), len(margins)))
+    slacks = np.empty_like(margins)  # reused: the loop allocates nothing of this size
     for j, gamma in enumerate(grid):
-        slack_norm = np.linalg.norm(_hinge_values(margins, gamma), axis=1)
+        # np.linalg.norm(_hinge_values(margins, gamma), axis=1), operation for operation
+        np.subtract(gamma, margins, out=slacks)
+        np.maximum(0.0, slacks, out=slacks)
+        np.multiply(slacks, slacks, out=slacks)
+        slack_norm = np.sqrt(np.add.reduce(slacks, axis=1))
         values[j] = ((radius + np.sqrt(passes) * slack_norm) / gamma) ** 2
     return grid[np.argmin(values, axis=0)], values.min(axis=0)
 
@@ -195,9 +200,10 @@ def perceptron_learner(X_seen: ArrayLike, y_seen: ArrayLike, x: ArrayLike) -> in
     """
     xa = np.asarray(x, dtype=np.float64)
     w = np.zeros(xa.shape[0])
-    for x_t, y_t in zip(np.asarray(X_seen, dtype=np.float64), np.asarray(y_seen, dtype=np.float64)):
-        if y_t * (w @ x_t) <= 0:
-            w = w + y_t * x_t
+    dot = w.dot  # w @ x_t (the same BLAS dot), without the operator's dispatch; w changes in place
+    for x_t, y_t in zip(np.asarray(X_seen, dtype=np.float64), np.asarray(y_seen, dtype=np.float64).tolist()):
+        if y_t * dot(x_t) <= 0:
+            w += y_t * x_t
     return int(sgn(w @ xa))
 
 

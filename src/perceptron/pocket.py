@@ -138,6 +138,8 @@ def _pocket_loop(
     record: bool,
 ) -> TrainResult:
     """The perceptron loop with a ratcheted pocket. Inputs are trusted (validated by pocket)."""
+    if X.shape[1] <= _FEW_FEATURES:
+        return _pocket_loop_floats(X, y, eta, step_b, max_epochs, next_order, record)
     w = np.zeros(X.shape[1])
     b = 0.0
     best_w, best_b = w.copy(), b
@@ -166,6 +168,78 @@ def _pocket_loop(
             errors = count_errors(X, y, w, b)
             if errors < best_errors:  # the ratchet: strictly fewer errors, or keep the pocket
                 best_w, best_b, best_errors = w.copy(), float(b), errors
+                if record:
+                    history.append(Update(epoch, int(i), best_w.copy(), best_b))
+    return TrainResult(
+        w=best_w,
+        b=best_b,
+        mistakes=mistakes,
+        epochs=epoch,
+        converged=clean,
+        history=tuple(history),
+        errors=best_errors,
+    )
+
+
+# Up to this many features, _pocket_loop_floats runs the loop on Python floats (several times
+# faster: a numpy call costs more than a few float operations).
+_FEW_FEATURES = 8
+
+
+def _pocket_loop_floats(
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    eta: float,
+    step_b: float,
+    max_epochs: int,
+    next_order: Callable[[], NDArray[np.intp]],
+    record: bool,
+) -> TrainResult:
+    """:func:`_pocket_loop` on Python floats, for few features: the same run, bit for bit.
+
+    Every operation is the one the numpy loop makes, on the same IEEE 754 doubles: the products
+    ``x_j w_j`` added left to right, then ``b``; the update ``w_j + (eta y_i) x_ij``. Python's
+    float arithmetic does not raise on overflow, so a score or weight that is not finite hands the
+    step back to numpy, which raises exactly as :func:`_pocket_loop` does.
+    """
+    rows, labels = X.tolist(), y.tolist()
+    d = X.shape[1]
+    w = [0.0] * d
+    b = 0.0
+    best_w, best_b = np.zeros(d), b
+    best_errors = X.shape[0]  # the zero start scores 0 everywhere: every point is a mistake
+    history: list[Update] = []
+    mistakes = 0
+    epoch = 0
+    clean = False
+    while epoch < max_epochs and not clean:
+        epoch += 1
+        clean = True
+        for i in next_order():
+            x = rows[i]
+            score = x[0] * w[0]
+            for j in range(1, d):
+                score += x[j] * w[j]
+            score += b
+            if not math.isfinite(score):
+                score = sequential_dot(X[i], np.array(w)) + b  # raises where numpy overflows
+                raise diverged("a score")
+            y_i = labels[i]
+            if y_i * score > 0:
+                continue
+            step = eta * y_i
+            new_w = [w_j + step * x_j for w_j, x_j in zip(w, x)]
+            b += y_i * step_b
+            if not (all(map(math.isfinite, new_w)) and math.isfinite(b)):
+                np.array(w) + step * X[i]  # raises where numpy overflows
+                raise diverged("the weights")
+            w = new_w
+            mistakes += 1
+            clean = False
+            w_array = np.array(w)
+            errors = count_errors(X, y, w_array, b)
+            if errors < best_errors:  # the ratchet: strictly fewer errors, or keep the pocket
+                best_w, best_b, best_errors = w_array, float(b), errors
                 if record:
                     history.append(Update(epoch, int(i), best_w.copy(), best_b))
     return TrainResult(

@@ -166,6 +166,31 @@ def test_iris_pair_loads_offline(offline):
     assert max_margin(X, y).gamma > 0
 
 
+def test_iris_table_is_load_iris_and_skips_importing_sklearn(monkeypatch):
+    from sklearn.datasets import load_iris
+
+    bunch = load_iris()
+    data, target, names = datasets._iris_table()
+    assert np.array_equal(data, bunch.data) and data.dtype == bunch.data.dtype
+    assert np.array_equal(target, bunch.target) and names == list(bunch.target_names)
+    # Without the file where scikit-learn keeps it, load_iris itself gives the table.
+    import importlib.util
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    fallback = datasets._iris_table()
+    assert np.array_equal(fallback[0], data) and np.array_equal(fallback[1], target)
+    assert fallback[2] == names
+
+
+def test_iris_pair_does_not_import_sklearn():
+    import subprocess
+    import sys
+
+    code = "import sys, perceptron.datasets as d; d.load_iris_pair(); print('sklearn' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
 def test_iris_pair_selects_species_and_features(offline):
     X, y = datasets.load_iris_pair("virginica", "versicolor", features=(2, 3, 0))
     assert X.shape == (100, 3)

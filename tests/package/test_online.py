@@ -152,6 +152,24 @@ def test_online_pass_error_rates_and_vote():
         passed.vote([[1.0, 0.0, 0.0]])
 
 
+def test_online_pass_error_rates_is_the_plain_formula_bit_for_bit():
+    # error_rates skips the array of signs; the numbers must be those of the plain formula.
+    rng = np.random.default_rng(4)
+    y = rng.choice([-1, 1], size=150)
+    X = rng.normal(size=(150, 2)) + np.outer(y, [1.0, 0.0])
+    X_held, y_held = rng.normal(size=(500, 2)), rng.choice([-1.0, 1.0], size=500)
+    passed = online_pass(X, y)
+    W = passed.w
+    scores = X_held @ W.T + passed.b
+    plain = np.mean(np.where(scores >= 0, 1, -1) != y_held[:, None], axis=0)
+    assert np.array_equal(passed.error_rates(X_held, y_held), plain)
+    assert np.array_equal(passed.average().w, W.mean(axis=0))
+    assert np.array_equal(passed.online_hinge_losses(X, y),
+                          np.maximum(0.0, 1.0 - y * (np.einsum("ij,ij->i", X, W) + passed.b)))
+    # labels other than -1/+1 are always wrong (sgn is -1 or +1)
+    assert passed.error_rates(X_held, 0.5 * y_held).tolist() == [1.0] * 150
+
+
 def test_online_to_batch_bound_holds_for_the_mean_held_out_error():
     # i.i.d. draws: coin-flip labels, Gaussian classes; over 20 samples the bound (delta = 0.05) holds
     # on every one of them here, and on average the mean error is close to M / n.
@@ -223,3 +241,18 @@ def test_online_hinge_losses_refuse_examples_that_are_not_the_pass():
         run.online_hinge_losses(X[:9], y[:9])
     with pytest.raises(ValueError, match="the pass's 10 examples"):
         run.online_hinge_losses(X, y[:9])
+
+
+def test_perceptron_learner_replays_the_plain_loop():
+    # The plain replay: a new w after every update, scores by the @ operator.
+    def replay(X_seen, y_seen, x):
+        w = np.zeros(len(x))
+        for x_t, y_t in zip(X_seen, y_seen):
+            if y_t * (w @ x_t) <= 0:
+                w = w + y_t * x_t
+        return 1 if w @ x >= 0 else -1
+
+    rng = np.random.default_rng(8)
+    X, y = rng.normal(size=(60, 7)), rng.choice([-1.0, 1.0], size=60)
+    assert [perceptron_learner(X[:t], y[:t], X[t]) for t in range(60)] == [
+        replay(X[:t], y[:t], X[t]) for t in range(60)]

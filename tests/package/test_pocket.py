@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from itertools import pairwise
 
 import numpy as np
@@ -182,3 +183,36 @@ def test_pocket_reports_overflow_instead_of_returning_nan():
     X = [[1e308, 1e308], [-1e308, 1e308]]
     with pytest.raises(ValueError, match="diverged"):
         pocket(X, [1, -1], max_epochs=50)
+
+
+# --- the loop on Python floats (few features) -------------------------------------------------
+
+
+@pytest.mark.parametrize("bias", BIAS_MODES)
+@pytest.mark.parametrize("d", [1, 2, 5])
+def test_float_loop_makes_the_numpy_loops_run_bit_for_bit(monkeypatch, bias, d):
+    module = sys.modules["perceptron.pocket"]  # the package exports the function as .pocket
+
+    rng = np.random.default_rng(d)
+    y = rng.choice([-1, 1], size=60)
+    X = np.round(rng.normal(size=(60, d)) * 3, 1) + np.outer(y, np.eye(d)[0])  # ties in the scores
+    runs = []
+    for few in (module._FEW_FEATURES, 0):  # 0: every run takes the numpy loop
+        monkeypatch.setattr(module, "_FEW_FEATURES", few)
+        runs.append(pocket(X, y, bias=bias, eta=0.3, max_epochs=25, record=True, seed=3))
+    fast, slow = runs
+    assert np.array_equal(fast.w, slow.w) and fast.b == slow.b
+    assert (fast.mistakes, fast.epochs, fast.errors, fast.converged) == (
+        slow.mistakes, slow.epochs, slow.errors, slow.converged)
+    assert [(u.epoch, u.index, u.w.tolist(), u.b) for u in fast.history] == [
+        (u.epoch, u.index, u.w.tolist(), u.b) for u in slow.history]
+
+
+@pytest.mark.parametrize("few", [8, 0])
+def test_both_loops_name_the_same_overflow(monkeypatch, few):
+    module = sys.modules["perceptron.pocket"]  # the package exports the function as .pocket
+
+    monkeypatch.setattr(module, "_FEW_FEATURES", few)
+    X = np.array([[1e300, 1e300], [-1e300, 5e299], [1.0, 2.0]])
+    with pytest.raises(ValueError, match="a score or the weights overflowed"):
+        pocket(X, [1, -1, 1], max_epochs=50)
