@@ -19,7 +19,8 @@ block read here (the book shows it; nothing else reads it)::
 ``numbers`` maps each number the question's text states (as written) to the expression that gives it.
 Every number token of the text (outside roles, and outside bare sub- and superscripts such as ``x_1``
 or ``^2``; ``^{100}`` and ``\\mathbb{R}^3`` count) that ``numbers`` names is replaced, all at once;
-``keep`` lists snippets left alone (``2R``). Arithmetic is exact (fractions); a number is written as
+``keep`` lists snippets left alone (``2R``); ``key: fixed`` marks a question whose right option
+states no drawn number ("the bound is the same"), whose draws must then change its stem instead. Arithmetic is exact (fractions); a number is written as
 the shortest exact decimal with at least the digits of the public one. A value that is only
 approximate (a square root, a logarithm) must be declared with ``~`` ("~0.155") and is rounded to the
 public number's digits.
@@ -69,9 +70,11 @@ def declarations(text: str) -> dict[str, dict[str, Any]]:
         raise ValueError(f"the section '{SECTION}' has no ```yaml block")
     found = yaml.safe_load(block.group(1)) or {}
     for name, spec in found.items():
-        if not isinstance(spec, dict) or set(spec) - {"draw", "let", "numbers", "keep"} or "draw" not in spec \
+        if not isinstance(spec, dict) or set(spec) - {"draw", "let", "numbers", "keep", "key"} or "draw" not in spec \
                 or "numbers" not in spec:
-            raise ValueError(f"{name}: a declaration has draw and numbers (and optionally let, keep)")
+            raise ValueError(f"{name}: a declaration has draw and numbers (and optionally let, keep, key)")
+        if spec.get("key", "fixed") != "fixed":
+            raise ValueError(f"{name}: key can only be 'fixed' (a right option that states no drawn number)")
         for param, choices in spec["draw"].items():
             if not isinstance(choices, list) or len(choices) < 2:
                 raise ValueError(f"{name}: draw {param} needs a list of at least two choices (the first is public)")
@@ -222,13 +225,17 @@ def _check(bank: int, name: str, section: str, spec: dict[str, Any]) -> None:
 
 
 def redraws(bank: int, name: str, section: str, spec: dict[str, Any]) -> list[dict[str, Any]]:
-    """The draws a private quiz picks from: those whose key states another value than the public key."""
+    """The draws a private quiz picks from: those whose key states another value than the public key
+    (with ``key: fixed``, a right option that states no drawn number: those whose stem is another)."""
     banks = _banks()
     public = banks.parse(section, bank)[0]
+    fixed = spec.get("key") == "fixed"
     out = []
     for draw in draws(name, spec)[1:]:
         question = banks.parse(substitute(section, values(name, spec, draw), spec.get("keep") or []), bank)[0]
-        if question.options[question.answer] != public.options[public.answer]:
+        if fixed and question.options[question.answer] != public.options[public.answer]:
+            raise ValueError(f"{name}: declares key: fixed, but the draw {draw} changes its right option")
+        if (question.stem != public.stem) if fixed else (question.options[question.answer] != public.options[public.answer]):
             out.append(draw)
     if not out:
         raise ValueError(f"{name}: every draw keeps the public key's value; give its parameters other choices")
