@@ -278,6 +278,12 @@ def check_banks() -> list[str]:
     return checked
 
 
+def fingerprint(keys: list[str]) -> str:
+    """A short name of one draw: 8 hex digits of the SHA-256 of its keys' Markdown (a function of the
+    quiz students see, not of the secret alone), so that a private quiz's exports name their edition."""
+    return hashlib.sha256("\0".join(keys).encode()).hexdigest()[:8]
+
+
 def private_banks(secret: str) -> Iterator[tuple[Path, str]]:
     """(bank file, the private quiz's Markdown with its key) for every bank."""
     banks = _banks()
@@ -307,7 +313,10 @@ def student_markdown(title: str, questions: list) -> str:
 def write(secret: str, folder: Path) -> list[Path]:
     """Write the private quiz of every bank into ``folder``: ``bank_NN.md`` (for students),
     ``bank_NN_key.md`` (key, explanations, misconceptions), ``moodle.xml``, ``questions.csv`` and, in
-    ``canvas/``, text2qti's quiz and its QTI zip, as ``make banks`` writes the public ones."""
+    ``canvas/``, text2qti's quiz and its QTI zip, as ``make banks`` writes the public ones. Each names its
+    edition, :func:`fingerprint` of the draw: the Moodle categories are ``Perceptron private quiz
+    <fingerprint>/Bank NN`` (not the public ``Perceptron/Bank NN``), the Canvas quizzes say their options
+    are in the order of ``bank_NN_key.md``."""
     from perceptron_homework.checks import PUBLIC_SECRET
 
     if not secret or secret == PUBLIC_SECRET:
@@ -316,21 +325,26 @@ def write(secret: str, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "canvas").mkdir(exist_ok=True)
     labels = banks._chapter_labels()
+    drawn = list(private_banks(secret))
+    edition = fingerprint([key for _, key in drawn])
     written_files, all_questions = [], []
-    for path, key in private_banks(secret):
+    for path, key in drawn:
         bank = banks.bank_number(path)
         questions = banks.parse(key, bank)
         all_questions.append(questions)
         title = banks.bank_title(path)
         (folder / f"{path.stem}_key.md").write_text(key, encoding="utf-8")
-        (folder / f"{path.stem}.md").write_text(student_markdown(title, questions), encoding="utf-8")
+        (folder / f"{path.stem}.md").write_text(student_markdown(f"{title} (private quiz {edition})", questions),
+                                                 encoding="utf-8")
         quiz = folder / "canvas" / f"{path.stem}.txt"
-        quiz.write_text(banks.text2qti_quiz(questions, f"{title} (private quiz)", labels), encoding="utf-8")
+        quiz.write_text(banks.text2qti_quiz(questions, f"{title} (private quiz {edition})", labels,
+                                            source=f"{path.stem}_key.md of private quiz {edition}"),
+                        encoding="utf-8")
         package = quiz.with_suffix(".zip")
         package.write_bytes(banks.canvas_qti(quiz.read_text(encoding="utf-8"), quiz.name))
         written_files += [folder / f"{path.stem}.md", folder / f"{path.stem}_key.md", quiz, package]
     xml = folder / "moodle.xml"
-    xml.write_text(banks.moodle_xml(all_questions), encoding="utf-8")
+    xml.write_text(banks.moodle_xml(all_questions, top=f"Perceptron private quiz {edition}"), encoding="utf-8")
     table = folder / "questions.csv"
     with table.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=banks.CSV_FIELDS)

@@ -171,8 +171,8 @@ def test_bank_2_numbers():
     assert np.array_equal(half.w, [-0.5, 1.5]) and "$w = (-0.5, 1.5)$" in text
     w, b, updates = notes_rule_run(X, y)
     assert updates == [1, 2] and np.array_equal(w, [-1, 2]) and b == -2 and "$w = (-1, 2)$," in text
-    first = pc.train(np.array([[2.0, 1.0], [-1.0, -1.0]]), np.array([1, -1]), record=True).history[0]  # Q2.5
-    assert np.array_equal(first.w, [2, 1]) and first.b == 1
+    first = pc.train(np.array([[2.0, 3.0], [-1.0, -1.0]]), np.array([1, -1]), record=True).history[0]  # Q2.5
+    assert np.array_equal(first.w, [2, 3]) and first.b == 1 and "$w = (2, 3)$, $b = 1$" in text
     w0, xi, xj = np.array([0.0, 1.0]), np.array([1.0, -2.0]), np.array([-1.0, 1.0])    # E2.3
     w1 = w0 + xi
     assert (xi @ w0, xj @ w0, xi @ w1, xj @ w1) == (-2, 1, 3, -2)

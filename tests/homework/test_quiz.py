@@ -243,3 +243,93 @@ def test_every_csv_row_carries_the_licence(cli, tmp_path):
             rows = list(csv.DictReader(handle))
         assert len(rows) >= 60 and all(row["licence"] == banks.notice() for row in rows), table
         assert "CC BY 4.0" in rows[0]["licence"]
+
+
+# ---- every numeric question is redrawn; the private exports name their own edition -------------
+
+# Questions whose stem or options contain a digit and that a private quiz may leave as they are
+# (options reordered only): name -> why their digits are not data a key could be looked up by.
+KEPT: dict[str, str] = {}
+
+
+def has_digits(q: banks.Question) -> bool:
+    return bool(re.search(r"\d", q.stem + " ".join(q.options.values())))
+
+
+def as_drawn(q: banks.Question) -> tuple[str, frozenset[str]]:
+    """A question's text with its numbers, options in any order (the order is reshuffled anyway)."""
+    return q.stem, frozenset(q.options.values())
+
+
+def test_no_question_with_numbers_comes_out_the_same_under_two_secrets(public, quizzes):
+    numeric = sorted(name for name, q in public.items() if has_digits(q))
+    assert len(numeric) >= 40 and set(KEPT) <= set(numeric), sorted(set(KEPT) - set(numeric))
+    same = [name for name in numeric if as_drawn(quizzes[0][name]) == as_drawn(quizzes[1][name])
+            or any(as_drawn(q[name]) == as_drawn(public[name]) for q in quizzes)]
+    assert sorted(set(same) - set(KEPT)) == [], "keep their public numbers under a secret"
+    # The list holds only what is really kept: a question redrawn since must leave it.
+    assert sorted(set(KEPT) - set(same)) == [], "are redrawn now: take them off KEPT"
+    assert all(len(reason) > 20 for reason in KEPT.values())
+
+
+def categories(xml: str) -> list[str]:
+    from xml.etree import ElementTree as ET
+
+    return [q.find("category/text").text for q in ET.fromstring(xml).iter("question")
+            if q.get("type") == "category"]
+
+
+def test_the_private_moodle_categories_are_not_the_public_ones(cli, tmp_path):
+    run, out = cli
+    assert run.returncode == 0, run.stderr
+    public_names = categories(banks.moodle_xml([banks.questions(p) for p in banks.bank_files()]))
+    mine = categories((out / "moodle.xml").read_text(encoding="utf-8"))
+    assert len(mine) == len(public_names) == len(set(mine)) and not set(mine) & set(public_names)
+    edition = quiz.fingerprint([key for _, key in quiz.private_banks(SECRETS[0])])
+    assert re.fullmatch(r"[0-9a-f]{8}", edition)
+    assert all(name.startswith(f"$course$/top/Perceptron private quiz {edition}/Bank ") for name in mine), mine
+    assert SECRETS[0] not in "".join(mine)
+    other = tmp_path / "other"
+    quiz.write(SECRETS[1], other)
+    theirs = categories((other / "moodle.xml").read_text(encoding="utf-8"))
+    assert not set(theirs) & set(mine) and not set(theirs) & set(public_names)
+
+
+def canvas_options(quiz_text: str) -> list[tuple[list[str], str]]:
+    """Each question of a text2qti quiz: its options' text in order (a, b, c, d) and the right one's letter."""
+    found = []
+    for block in re.split(r"\n(?=Title: )", quiz_text)[1:]:
+        lines = re.findall(r"^(\*?)([a-d])\) +(.*)$", block, flags=re.MULTILINE)
+        assert [letter for _, letter, _ in lines] == list("abcd"), block
+        found.append(([text.strip() for _, _, text in lines], "ABCD"["abcd".index(
+            next(letter for star, letter, _ in lines if star))]))
+    return found
+
+
+def assert_canvas_matches_the_named_source(quiz_text: str, folder: Path, bank_path: Path) -> None:
+    described = re.search(r"options A-D as in (.+?)\. ", quiz_text).group(1)
+    if described == "the bank":
+        source = bank_path.read_text(encoding="utf-8")
+    else:
+        name = re.match(r"(bank_\d\d_key\.md)\b", described)
+        assert name, described
+        source = (folder / name.group(1)).read_text(encoding="utf-8")
+    questions = banks.parse(source, banks.bank_number(bank_path))
+    labels = banks._chapter_labels()
+    expected = [([banks._text2qti_markdown(q.options[letter], labels, 4).strip() for letter in "ABCD"], q.answer)
+                for q in questions]
+    assert canvas_options(quiz_text) == expected, described
+
+
+def test_each_canvas_quiz_says_truly_where_its_option_letters_come_from(cli, tmp_path):
+    run, out = cli
+    assert run.returncode == 0, run.stderr
+    banks.export(tmp_path / "public")
+    for path in banks.bank_files():
+        if not banks.questions(path):
+            continue
+        public_text = (tmp_path / "public" / "canvas" / f"{path.stem}.txt").read_text(encoding="utf-8")
+        assert_canvas_matches_the_named_source(public_text, tmp_path / "public", path)
+        private_text = (out / "canvas" / f"{path.stem}.txt").read_text(encoding="utf-8")
+        assert "as in the bank" not in private_text
+        assert_canvas_matches_the_named_source(private_text, out, path)

@@ -317,7 +317,7 @@ def _q11_6(q: Data):
     from perceptron import winnow_mistake_bound
     relevant, d = q.given("|S|"), q.given("d")
     logd = math.ceil(math.log2(d))
-    return winnow_mistake_bound(int(relevant), int(d)), [relevant * d, relevant * logd, logd]  # the promotions' cap |S| ceil(log2 d)
+    return winnow_mistake_bound(int(relevant), int(d)), [relevant * d, relevant * logd, logd, 3]  # the promotions' cap |S| ceil(log2 d); 3: the theorem's factor
 
 
 @computes("Q11.8")
