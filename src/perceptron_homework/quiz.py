@@ -213,6 +213,13 @@ def _check(bank: int, name: str, section: str, spec: dict[str, Any]) -> None:
     missing = sorted(set(public) - {m.group(0) for m in _TOKEN.finditer(section)})
     if missing:
         raise ValueError(f"{name}: declares {missing}, which its text does not state")
+    unkept = _ROLE.sub(" ", section)
+    for snippet in keep:
+        unkept = unkept.replace(snippet, " ")
+    glued = sorted({m.group(0) for literal in public for m in
+                    re.finditer(rf"(?<![\w.]){re.escape(literal)}[A-Za-z]\w*", unkept)})
+    if glued:
+        raise ValueError(f"{name}: writes {glued}, which a draw cannot replace; put a space (\\,) after the number")
     for draw in everything:
         text = substitute(section, values(name, spec, draw), keep)
         question = banks.parse(text, bank)[0]
