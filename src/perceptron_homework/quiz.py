@@ -26,9 +26,15 @@ approximate (a square root, a logarithm) must be declared with ``~`` ("~0.155") 
 public number's digits.
 
 Checks (each a ValueError naming the question): the public draw reproduces the bank's text exactly;
+no declared number is glued to a letter (``2w``, which no token replaces; ``keep`` it or write ``2\\,w``);
 for every possible draw the options stay distinct and :func:`coursebook.bank_numbers.audit`, which
 recomputes the key and every stated number from the question's own stem, finds nothing. Questions
-without a declaration keep their numbers (and are only reshuffled).
+without a declaration keep their numbers (and are only reshuffled); ``tests/homework/test_quiz.py``
+lists those with digits, each with its reason.
+
+The exports name their edition by :func:`fingerprint` (a hash of the drawn keys, never the secret):
+Moodle categories ``Perceptron private quiz <fingerprint>/Bank NN``, Canvas quizzes whose description
+names the key file their options A-D follow.
 """
 
 from __future__ import annotations
