@@ -19,15 +19,22 @@ block read here (the book shows it; nothing else reads it)::
 ``numbers`` maps each number the question's text states (as written) to the expression that gives it.
 Every number token of the text (outside roles, and outside bare sub- and superscripts such as ``x_1``
 or ``^2``; ``^{100}`` and ``\\mathbb{R}^3`` count) that ``numbers`` names is replaced, all at once;
-``keep`` lists snippets left alone (``2R``). Arithmetic is exact (fractions); a number is written as
+``keep`` lists snippets left alone (``2R``); ``key: fixed`` marks a question whose right option
+states no drawn number ("the bound is the same"), whose draws must then change its stem instead. Arithmetic is exact (fractions); a number is written as
 the shortest exact decimal with at least the digits of the public one. A value that is only
 approximate (a square root, a logarithm) must be declared with ``~`` ("~0.155") and is rounded to the
 public number's digits.
 
 Checks (each a ValueError naming the question): the public draw reproduces the bank's text exactly;
+no declared number is glued to a letter (``2w``, which no token replaces; ``keep`` it or write ``2\\,w``);
 for every possible draw the options stay distinct and :func:`coursebook.bank_numbers.audit`, which
 recomputes the key and every stated number from the question's own stem, finds nothing. Questions
-without a declaration keep their numbers (and are only reshuffled).
+without a declaration keep their numbers (and are only reshuffled); ``tests/homework/test_quiz.py``
+lists those with digits, each with its reason.
+
+The exports name their edition by :func:`fingerprint` (a hash of the drawn keys, never the secret):
+Moodle categories ``Perceptron private quiz <fingerprint>/Bank NN``, Canvas quizzes whose description
+names the key file their options A-D follow.
 """
 
 from __future__ import annotations
@@ -69,9 +76,11 @@ def declarations(text: str) -> dict[str, dict[str, Any]]:
         raise ValueError(f"the section '{SECTION}' has no ```yaml block")
     found = yaml.safe_load(block.group(1)) or {}
     for name, spec in found.items():
-        if not isinstance(spec, dict) or set(spec) - {"draw", "let", "numbers", "keep"} or "draw" not in spec \
+        if not isinstance(spec, dict) or set(spec) - {"draw", "let", "numbers", "keep", "key"} or "draw" not in spec \
                 or "numbers" not in spec:
-            raise ValueError(f"{name}: a declaration has draw and numbers (and optionally let, keep)")
+            raise ValueError(f"{name}: a declaration has draw and numbers (and optionally let, keep, key)")
+        if spec.get("key", "fixed") != "fixed":
+            raise ValueError(f"{name}: key can only be 'fixed' (a right option that states no drawn number)")
         for param, choices in spec["draw"].items():
             if not isinstance(choices, list) or len(choices) < 2:
                 raise ValueError(f"{name}: draw {param} needs a list of at least two choices (the first is public)")
@@ -210,6 +219,13 @@ def _check(bank: int, name: str, section: str, spec: dict[str, Any]) -> None:
     missing = sorted(set(public) - {m.group(0) for m in _TOKEN.finditer(section)})
     if missing:
         raise ValueError(f"{name}: declares {missing}, which its text does not state")
+    unkept = _ROLE.sub(" ", section)
+    for snippet in keep:
+        unkept = unkept.replace(snippet, " ")
+    glued = sorted({m.group(0) for literal in public for m in
+                    re.finditer(rf"(?<![\w.]){re.escape(literal)}[A-Za-z]\w*", unkept)})
+    if glued:
+        raise ValueError(f"{name}: writes {glued}, which a draw cannot replace; put a space (\\,) after the number")
     for draw in everything:
         text = substitute(section, values(name, spec, draw), keep)
         question = banks.parse(text, bank)[0]
@@ -222,13 +238,17 @@ def _check(bank: int, name: str, section: str, spec: dict[str, Any]) -> None:
 
 
 def redraws(bank: int, name: str, section: str, spec: dict[str, Any]) -> list[dict[str, Any]]:
-    """The draws a private quiz picks from: those whose key states another value than the public key."""
+    """The draws a private quiz picks from: those whose key states another value than the public key
+    (with ``key: fixed``, a right option that states no drawn number: those whose stem is another)."""
     banks = _banks()
     public = banks.parse(section, bank)[0]
+    fixed = spec.get("key") == "fixed"
     out = []
     for draw in draws(name, spec)[1:]:
         question = banks.parse(substitute(section, values(name, spec, draw), spec.get("keep") or []), bank)[0]
-        if question.options[question.answer] != public.options[public.answer]:
+        if fixed and question.options[question.answer] != public.options[public.answer]:
+            raise ValueError(f"{name}: declares key: fixed, but the draw {draw} changes its right option")
+        if (question.stem != public.stem) if fixed else (question.options[question.answer] != public.options[public.answer]):
             out.append(draw)
     if not out:
         raise ValueError(f"{name}: every draw keeps the public key's value; give its parameters other choices")
@@ -271,6 +291,12 @@ def check_banks() -> list[str]:
     return checked
 
 
+def fingerprint(keys: list[str]) -> str:
+    """A short name of one draw: 8 hex digits of the SHA-256 of its keys' Markdown (a function of the
+    quiz students see, not of the secret alone), so that a private quiz's exports name their edition."""
+    return hashlib.sha256("\0".join(keys).encode()).hexdigest()[:8]
+
+
 def private_banks(secret: str) -> Iterator[tuple[Path, str]]:
     """(bank file, the private quiz's Markdown with its key) for every bank."""
     banks = _banks()
@@ -300,7 +326,10 @@ def student_markdown(title: str, questions: list) -> str:
 def write(secret: str, folder: Path) -> list[Path]:
     """Write the private quiz of every bank into ``folder``: ``bank_NN.md`` (for students),
     ``bank_NN_key.md`` (key, explanations, misconceptions), ``moodle.xml``, ``questions.csv`` and, in
-    ``canvas/``, text2qti's quiz and its QTI zip, as ``make banks`` writes the public ones."""
+    ``canvas/``, text2qti's quiz and its QTI zip, as ``make banks`` writes the public ones. Each names its
+    edition, :func:`fingerprint` of the draw: the Moodle categories are ``Perceptron private quiz
+    <fingerprint>/Bank NN`` (not the public ``Perceptron/Bank NN``), the Canvas quizzes say their options
+    are in the order of ``bank_NN_key.md``."""
     from perceptron_homework.checks import PUBLIC_SECRET
 
     if not secret or secret == PUBLIC_SECRET:
@@ -309,21 +338,26 @@ def write(secret: str, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "canvas").mkdir(exist_ok=True)
     labels = banks._chapter_labels()
+    drawn = list(private_banks(secret))
+    edition = fingerprint([key for _, key in drawn])
     written_files, all_questions = [], []
-    for path, key in private_banks(secret):
+    for path, key in drawn:
         bank = banks.bank_number(path)
         questions = banks.parse(key, bank)
         all_questions.append(questions)
         title = banks.bank_title(path)
         (folder / f"{path.stem}_key.md").write_text(key, encoding="utf-8")
-        (folder / f"{path.stem}.md").write_text(student_markdown(title, questions), encoding="utf-8")
+        (folder / f"{path.stem}.md").write_text(student_markdown(f"{title} (private quiz {edition})", questions),
+                                                 encoding="utf-8")
         quiz = folder / "canvas" / f"{path.stem}.txt"
-        quiz.write_text(banks.text2qti_quiz(questions, f"{title} (private quiz)", labels), encoding="utf-8")
+        quiz.write_text(banks.text2qti_quiz(questions, f"{title} (private quiz {edition})", labels,
+                                            source=f"{path.stem}_key.md of private quiz {edition}"),
+                        encoding="utf-8")
         package = quiz.with_suffix(".zip")
         package.write_bytes(banks.canvas_qti(quiz.read_text(encoding="utf-8"), quiz.name))
         written_files += [folder / f"{path.stem}.md", folder / f"{path.stem}_key.md", quiz, package]
     xml = folder / "moodle.xml"
-    xml.write_text(banks.moodle_xml(all_questions), encoding="utf-8")
+    xml.write_text(banks.moodle_xml(all_questions, top=f"Perceptron private quiz {edition}"), encoding="utf-8")
     table = folder / "questions.csv"
     with table.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=banks.CSV_FIELDS)

@@ -142,9 +142,9 @@ def test_bank_1_numbers():
     w_p, b_p = pc.prototype(X, y)
     assert np.allclose(w_p, [2, 2]) and np.isclose(b_p, -4) and "= -4$" in text
     assert pc.predict(np.array([[1.0, 1.0]]), w_p, b_p)[0] == 1
-    X, y = np.array([[2.0, 0.0], [0.0, 0.0]]), np.array([1, -1])                      # Q1.6
+    X, y = np.array([[6.0, 2.0], [0.0, 0.0]]), np.array([1, -1])                      # Q1.6
     w_p, b_p = pc.prototype(X, y)
-    assert np.allclose(w_p, [2, 0]) and np.isclose(b_p, -2)
+    assert np.allclose(w_p, [6, 2]) and np.isclose(b_p, -20) and "$c_+ = (6, 2)$" in text
 
 
 def notes_rule_run(X, y, max_epochs=100):
@@ -171,8 +171,8 @@ def test_bank_2_numbers():
     assert np.array_equal(half.w, [-0.5, 1.5]) and "$w = (-0.5, 1.5)$" in text
     w, b, updates = notes_rule_run(X, y)
     assert updates == [1, 2] and np.array_equal(w, [-1, 2]) and b == -2 and "$w = (-1, 2)$," in text
-    first = pc.train(np.array([[2.0, 1.0], [-1.0, -1.0]]), np.array([1, -1]), record=True).history[0]  # Q2.5
-    assert np.array_equal(first.w, [2, 1]) and first.b == 1
+    first = pc.train(np.array([[2.0, 3.0], [-1.0, -1.0]]), np.array([1, -1]), record=True).history[0]  # Q2.5
+    assert np.array_equal(first.w, [2, 3]) and first.b == 1 and "$w = (2, 3)$, $b = 1$" in text
     w0, xi, xj = np.array([0.0, 1.0]), np.array([1.0, -2.0]), np.array([-1.0, 1.0])    # E2.3
     w1 = w0 + xi
     assert (xi @ w0, xj @ w0, xi @ w1, xj @ w1) == (-2, 1, 3, -2)
@@ -194,7 +194,8 @@ def test_bank_3_numbers():
 
 def test_bank_4_numbers():
     text = bank(4)
-    assert np.isclose(pc.max_margin([[1.0, 1.0], [-1.0, -1.0]], [1, -1]).gamma, math.sqrt(2))  # Q4.2
+    assert np.isclose(pc.max_margin([[4.0, 6.0], [1.0, 2.0]], [1, -1]).gamma, 2.5)     # Q4.2
+    assert "$p = (4, 6)$" in text and "$q = (1, 2)$" in text
     X, y = np.array([[2.0, 0.0], [3.0, 2.0], [0.0, 0.0], [0.0, 2.0]]), np.array([1, 1, -1, -1])  # E4.1
     assert np.array_equal(pc.functional_margins(X, y, np.array([2.0, 1.0]), -3.0), [1, 5, 3, 1])
     assert np.isclose(pc.geometric_margin(X, y, np.array([2.0, 1.0]), -3.0), 1 / math.sqrt(5))
@@ -281,7 +282,7 @@ def test_bank_7_numbers():
     for hypothesis in ("i.i.d.", "started from $w = 0$ with `bias=\"none\"`", "converge on", "$M \\le n/2$"):
         assert hypothesis in e73, hypothesis
     assert not re.search(r"\$m\b|\bm\^2|/m\b", e73)
-    assert (3 + 1) * (3 + 2) // 2 == 10                                                # Q7.2
+    assert math.comb(4 + 2, 2) == 15 and "$\\mathbb{R}^4$" in bank(7)                    # Q7.2
 
 
 def test_bank_8_numbers():

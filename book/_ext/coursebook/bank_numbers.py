@@ -190,7 +190,7 @@ def _q1_2(q: Data):
         raise ValueError(f"{q.question.name}: the same classifier is option(s) {[s[0] for s in same]}, "
                          f"the key says {q.question.answer}")
     _, c, w2, b2 = same[0]
-    return None, [c, *w2, b2, -1, *w, b, norm(w) ** 2, norm(w2) ** 2, 2 * b]
+    return None, [c, *w2, b2, -1, *w, b, norm(w) ** 2, norm(w2) ** 2, 2 * b, norm(w), norm(w2)]
 
 
 @computes("Q1.7")
@@ -204,7 +204,8 @@ def _q1_7(q: Data):
 def _q4_2(q: Data):
     p, n = q.given("p"), q.given("q")
     gap = norm(p - n)
-    return gap / 2, [gap, gap ** 2, float(np.sum(np.abs(p - n))) / 2, float(np.abs(p).max())]
+    l1 = float(np.sum(np.abs(p - n)))
+    return gap / 2, [gap, gap ** 2, gap ** 2 / 2, l1, l1 / 2, float(np.abs(p).max())]
 
 
 @computes("Q5.2")
@@ -234,7 +235,7 @@ def _q6_10(q: Data):
 def _q7_2(q: Data):
     d, degree = q.number(r"\\mathbb\{R\}\^(\d+)"), 2
     features = math.comb(int(d) + degree, degree)
-    return features, [d, (d + 1) ** 2, features - 1, 2 * d, degree]
+    return features, [d, (d + 1) ** 2, features - 1, 2 * d, degree, d * (d + 1) / 2, d * (d - 1) / 2]
 
 
 @computes("Q9.2")
@@ -252,7 +253,7 @@ def _q1_6(q: Data):
     if not (np.allclose(_vector(key, "w"), w) and math.isclose(_scalar(key, "b"), b)):
         raise ValueError(f"{q.question.name}: the key {q.question.answer} is not $w = c_+ - c_-$, $b = {b:g}$")
     midpoint = (plus + minus) / 2 @ w / norm(w)
-    return None, [*w, b, midpoint, -midpoint, *w / 2]
+    return None, [*w, b, midpoint, -midpoint, *w / 2, 2]   # 2: the 2 of the factor 1/2
 
 
 def _vector(text: str, name: str) -> np.ndarray:
@@ -274,9 +275,11 @@ WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eigh
 
 @computes("Q9.5")
 def _q9_5(q: Data):
-    found = re.match(r"(\w+) classes instead of (\w+)", q.question.stem)
-    new, old = WORDS[found.group(1).lower()], WORDS[found.group(2).lower()]
-    return None, [new, old, new / old, (new - 1) / (old - 1), new - 1, old - 1]
+    found = re.search(r"(\w+) classes instead of (\w+)", q.question.stem)
+    if not found:
+        raise ValueError(f"{q.question.name}: its stem does not say 'N classes instead of M'")
+    new, old = (int(g) if g.isdigit() else WORDS[g.lower()] for g in found.groups())
+    return None, [new, old, new / old, (new - 1) / (old - 1), new - 1, old - 1, 2]   # 2: the bound's factor
 
 
 @computes("Q9.6")
@@ -314,7 +317,7 @@ def _q11_6(q: Data):
     from perceptron import winnow_mistake_bound
     relevant, d = q.given("|S|"), q.given("d")
     logd = math.ceil(math.log2(d))
-    return winnow_mistake_bound(int(relevant), int(d)), [relevant * d, relevant * logd, logd]  # the promotions' cap |S| ceil(log2 d)
+    return winnow_mistake_bound(int(relevant), int(d)), [relevant * d, relevant * logd, logd, 3]  # the promotions' cap |S| ceil(log2 d); 3: the theorem's factor
 
 
 @computes("Q11.8")

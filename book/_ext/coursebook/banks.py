@@ -186,8 +186,9 @@ def html(text: str, labels: dict[str, str]) -> str:
     return rendered
 
 
-def moodle_xml(banks: list[list[Question]]) -> str:
-    """Concept questions as Moodle XML (Moodle's question bank import): one category per bank, a
+def moodle_xml(banks: list[list[Question]], top: str = "Perceptron") -> str:
+    """Concept questions as Moodle XML (Moodle's question bank import): one category per bank (under
+    ``$course$/top/<top>``; a private quiz names its own, so that it does not merge into the public one), a
     single-answer multiple-choice question per concept question, options in the bank's order
     (A-D, not shuffled, so that the key and the explanations match), the misconception of each wrong
     option as its feedback and the explanation as general feedback."""
@@ -205,7 +206,7 @@ def moodle_xml(banks: list[list[Question]]) -> str:
         if not bank:
             continue
         category = ET.SubElement(quiz, "question", {"type": "category"})
-        text(category, "category", f"$course$/top/Perceptron/Bank {bank[0].bank:02d}", None)
+        text(category, "category", f"$course$/top/{top}/Bank {bank[0].bank:02d}", None)
         text(category, "info", notice(), "html")
         for q in bank:
             item = ET.SubElement(quiz, "question", {"type": "multichoice"})
@@ -243,16 +244,17 @@ def _text2qti_markdown(text: str, labels: dict[str, str], indent: int) -> str:
     return "\n".join([lines[0]] + [" " * indent + line if line.strip() else "" for line in lines[1:]])
 
 
-def text2qti_quiz(bank: list[Question], title: str, labels: dict[str, str] | None = None) -> str:
-    """One bank's concept questions as a text2qti quiz: options in the bank's order (answers not
-    shuffled, so the explanations' letters match), the explanation as the question's feedback and each
-    wrong option's misconception as that option's feedback."""
+def text2qti_quiz(bank: list[Question], title: str, labels: dict[str, str] | None = None,
+                  source: str = "the bank") -> str:
+    """One bank's concept questions as a text2qti quiz: options in the order of ``source`` (the bank, or a
+    private quiz's key; answers not shuffled, so the explanations' letters match), the explanation as the
+    question's feedback and each wrong option's misconception as that option's feedback."""
     if not bank:
         raise ValueError(f"{title}: the bank has no concept questions")
     labels = _chapter_labels() if labels is None else labels
     out = [f"Quiz title: Perceptron, {title}",
            (f"Quiz description: Concept questions of bank {bank[0].bank} of the Perceptron course, "
-            f"in the bank's order; options A-D as in the bank. {notice()}"),
+            f"in the bank's order; options A-D as in {source}. {notice()}"),
            "Shuffle answers: false", ""]
     for number, q in enumerate(bank, 1):
         start = f"{number}.".ljust(4)
