@@ -166,6 +166,12 @@ def pytest_configure(config):
     do not depend on the kernel (tests/content/test_portable_outputs.py checks that it happened)."""
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
         config.pluginmanager.register(WorkerTotals(), "worker-totals")
+    # One BLAS thread per process: `make test` runs two workers on two cores, each with a kernel or a
+    # browser beside it, and OpenBLAS's own threads (as many as cores, spinning while they wait) would
+    # make four or more runnable threads per core. The chapters' data are small enough that one thread
+    # loses nothing; strict nbval checks that their outputs do not change with it.
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
     if hasattr(config, "workerinput") or "OPENBLAS_CORETYPE" in os.environ:
         return  # an xdist worker inherits the controller's choice; a chosen kernel is kept
     kernel = other_kernel(blas_architectures(), cpu_flags())
