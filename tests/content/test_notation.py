@@ -248,3 +248,59 @@ def test_chapter_code_calls_the_threshold_tau_where_the_prose_does():
         nb = json.loads(path.read_text(encoding="utf-8"))
         if "\\tau" in "\n".join(cells(nb, "markdown")):
             assert not re.search(r"\btheta\b", "\n".join(cells(nb, "code"))), f"{path.stem}: theta for tau"
+
+
+# ---- issue 32, item 7: the page may not claim one meaning for a letter that has two
+
+
+def rows_by_chapter() -> dict[str, dict[int, str]]:
+    """Each letter a row of the page defines (alone, or with its arguments, ``=``, ``\\in``, ``>``), by chapter;
+    a row that says "as in chapter N" repeats a meaning and is left out."""
+    body = NOTATION.read_text(encoding="utf-8").split("## Symbols", 1)[1].split("## Conventions")[0]
+    parts = re.split(r"^### Chapter (\d+)", body, flags=re.M)
+    found: dict[str, dict[int, str]] = {}
+    for number, table in zip(parts[1::2], parts[2::2]):
+        for line in table.splitlines():
+            if not line.startswith("| $"):
+                continue
+            symbols, meaning = line.split(" | ")[:2]
+            if re.search(r"as in chapter \d", meaning):
+                continue
+            for formula in re.findall(r"\$([^$]+)\$", symbols):
+                letter = re.match(r"(\\[A-Za-z]+|[A-Za-z])(?=\(| =| \\in| >| \\ge|$)", formula.strip())
+                if letter:
+                    found.setdefault(letter.group(1), {}).setdefault(int(number), line)
+    return found
+
+
+def test_a_letter_with_rows_in_two_chapters_is_declared_to_serve_twice():
+    """delta was chapter 1's directed distance and chapter 6's confidence, D the cycling bound and a tree's depth,
+    g a dual function and a kernel width, while the page claimed one meaning per symbol with no exceptions."""
+    head = NOTATION.read_text(encoding="utf-8").split("## Symbols")[0]
+    rule = head[head.index("letters serve twice**"):]
+    declared = {m.split("(")[0] for m in re.findall(r"\$(\\?[A-Za-z]+)(?:\([^$]*\))?\$", rule)}
+    twice = {letter for letter, chapters in rows_by_chapter().items() if len(chapters) > 1}
+    assert r"\delta" in twice and "D" in twice  # the page lists both meanings of each
+    # gamma's meanings are told apart by the margin rule (arguments, a star, bare)
+    assert twice - {r"\gamma"} <= declared, twice - {r"\gamma"} - declared
+    assert "no exceptions" not in head and "one meaning per symbol, but for four letters" in head
+    for letter in declared:
+        assert f"${letter}" in head.split("Four rules")[0], letter  # named in the opening sentence too
+    assert declared == {r"\delta", "g", "D", "p"}, declared
+
+
+def test_the_core_uses_p_only_as_a_dimension_and_delta_with_its_point():
+    """Chapter 1 wrote the points of H as p, q and chapter 5 an exponent as p; chapter 1 wrote the distance bare."""
+    for stem in ("01_geometry", "02_update_rule", "04_margins", "05_convergence"):
+        text = markdown(stem)
+        for formula in symbol_in_math(text, "p"):
+            assert not re.search(r"(?<![A-Za-z\\{])p(?![A-Za-z])", formula.replace(r"\mathbb{R}^p", "")), (stem, formula)
+        for formula in symbol_in_math(text, r"\\delta"):
+            assert not re.search(r"\\delta(?![(_])", formula), (stem, formula)
+    assert r"| $\delta(x) = " in NOTATION.read_text(encoding="utf-8").split("### Chapter 2")[0]
+
+
+def test_the_functional_margin_m_i_is_filed_under_chapter_2():
+    ch2 = NOTATION.read_text(encoding="utf-8").split("### Chapter 2")[1].split("### Chapter 3")[0]
+    assert "| $m_i(w, b) = y_i (w \\cdot x_i + b)$ |" in ch2
+    assert "$m_i(w, b) = y_i (w \\cdot x_i + b)$" in markdown("02_update_rule")
