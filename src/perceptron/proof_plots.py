@@ -10,6 +10,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ._style import BOUNDARY_COLOR, CLASS_COLORS, TITLE_Y, new_axes
 from ._ticks import plain_log_ticks
+from ._validation import check_study
 from .proof import ProofQuantities
 
 _LARGE = 12  # points: type that stays legible where a wide figure is shrunk to a column or a phone
@@ -138,15 +139,6 @@ def plot_proof_inequalities(q: ProofQuantities, *, title: str | None = None) -> 
     return fig
 
 
-def _check_study(study: np.ndarray) -> np.ndarray:
-    study = np.asarray(study, dtype=float)
-    if study.ndim != 2 or study.shape[1] < 3 or len(study) == 0:
-        raise ValueError(f"study must have rows (prescribed margin, mistakes, bound), got shape {study.shape}")
-    if not np.isfinite(study).all() or (study[:, [0, 2]] <= 0).any():
-        raise ValueError("study's prescribed margins and bounds must be positive and finite")
-    return study
-
-
 def plot_bound_study(study: np.ndarray, prescribed: np.ndarray, medians: np.ndarray) -> Figure:
     """Mistakes against the bound over many datasets (left), and the median ratio per margin (right).
 
@@ -169,7 +161,7 @@ def plot_bound_study(study: np.ndarray, prescribed: np.ndarray, medians: np.ndar
     """
     from ._style import ACCENT_COLOR
 
-    study = _check_study(study)
+    study = check_study(study)
     prescribed, medians = np.asarray(prescribed, dtype=float), np.asarray(medians, dtype=float)
     if prescribed.shape != medians.shape or prescribed.ndim != 1:
         raise ValueError(f"prescribed and medians must be 1-D of one length, got {prescribed.shape}, {medians.shape}")
@@ -209,7 +201,7 @@ def race_slider(races: dict, study: np.ndarray, *, initial: int = 0):
     from ._style import ACCENT_COLOR
     from .widgets import SliderFigure
 
-    study = _check_study(study)
+    study = check_study(study)
     missing = [m for m in races if not np.any(study[:, 0] == m)]
     if missing:
         raise ValueError(f"races has margins with no dataset in study: {missing}")
