@@ -8,7 +8,7 @@ Layout: ``_validation`` (argument checks) and ``_core`` (what every training loo
 everything; the result types live in ``results``; each algorithm has its own module above them
 (``training`` with ``fast_training``, ``pocket``, ``averaged``, ``kernel``, ``sgd``, ``proof``,
 ``multiclass``, ``structured``, ``network``, ``regret``, ``experts``, ``winnow``, ...); ``plotting``,
-``proof_plots``, ``multiclass_plots`` and ``widgets`` draw, and load on first use. Imports run one way.
+``proof_plots``, ``multiclass_plots``, ``widgets`` and ``sliders`` draw, and load on first use. Imports run one way.
 """
 
 from . import datasets, losses
@@ -95,12 +95,12 @@ from .winnow import WinnowRun, disjunction_data, winnow, winnow_mistake_bound
 def __getattr__(name: str):
     """Import the heavy parts on first use: the scikit-learn estimator (scikit-learn takes a second
     or more to load) and the matplotlib-based ``plotting``, ``proof_plots``, ``multiclass_plots``
-    and ``widgets`` modules, so that a grading kernel or a test process that never draws does not pay for them."""
+    ``widgets`` and ``sliders`` modules, so that a grading kernel or a test process that never draws does not pay for them."""
     if name == "Perceptron":
         from .estimator import Perceptron
 
         return Perceptron
-    if name in ("plotting", "proof_plots", "multiclass_plots", "widgets"):
+    if name in ("plotting", "proof_plots", "multiclass_plots", "widgets", "sliders"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
@@ -184,6 +184,7 @@ __all__ = [
     "radon_partition",
     "separating_hyperplane",
     "shatters",
+    "sliders",
     "soa",
     "structured_predict",
     "structured_train",

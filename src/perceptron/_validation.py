@@ -127,9 +127,11 @@ def check_signs(y: ArrayLike, n_samples: int, *, name: str = "y") -> NDArray[np.
     return arr
 
 
-def check_Xy(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Validate a labelled dataset: finite 2-D ``X`` and matching ``y`` in {-1, +1}."""
+def check_Xy(X: ArrayLike, y: ArrayLike, *, plane: bool = False) -> tuple[NDArray[np.float64], ...]:
+    """Validate a labelled dataset: finite 2-D ``X`` (2 features if ``plane``), matching ``y`` in {-1, +1}."""
     Xa = check_X(X)
+    if plane and Xa.shape[1] != 2:
+        raise ValueError(f"the figure draws points in a plane: X must have shape (n, 2), got {Xa.shape}")
     return Xa, check_labels(y, Xa.shape[0])
 
 
@@ -385,3 +387,12 @@ def check_boolean_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64],
     Xa, ya = check_label_table(X, y, ("X", "y", "examples x variables", "one label per row of X"), (0.0, 1.0),
                                "Winnow works on Boolean data: X and y must contain only 0 and 1 (not -1)")
     return Xa, ya.astype(np.int64)
+
+
+
+def check_study(study: ArrayLike) -> NDArray[np.float64]:
+    """Validate a study of the mistake bound: rows (prescribed margin, mistakes, bound), margins and bounds > 0."""
+    arr = check_X(study, name="study")
+    if arr.shape[1] != 3 or (arr[:, [0, 2]] <= 0).any():
+        raise ValueError(f"study must have rows (prescribed margin > 0, mistakes, bound > 0), got shape {arr.shape}")
+    return arr

@@ -10,6 +10,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ._style import BOUNDARY_COLOR, CLASS_COLORS, TITLE_Y, new_axes
 from ._ticks import plain_log_ticks
+from ._validation import check_study
 from .proof import ProofQuantities
 
 _LARGE = 12  # points: type that stays legible where a wide figure is shrunk to a column or a phone
@@ -136,3 +137,102 @@ def plot_proof_inequalities(q: ProofQuantities, *, title: str | None = None) -> 
     if title:
         fig.suptitle(title, fontsize=_LARGE)
     return fig
+
+
+def plot_bound_study(study: np.ndarray, prescribed: np.ndarray, medians: np.ndarray) -> Figure:
+    """Mistakes against the bound over many datasets (left), and the median ratio per margin (right).
+
+    Left, one dot per dataset at (bound ``(R/gamma*_0)^2``, mistakes ``M``) on log-log axes,
+    coloured by the log10 of its prescribed margin, with the diagonal ``mistakes = bound``
+    dashed; right, the median of mistakes/bound against the prescribed margin (log axis,
+    shrinking margins to the right).
+
+    Parameters
+    ----------
+    study : array of shape (n, 3)
+        One row per dataset: prescribed margin, mistakes, bound.
+    prescribed, medians : array of shape (m,)
+        The prescribed margins and the median of mistakes/bound at each.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two panels and a colour bar.
+    """
+    from ._style import ACCENT_COLOR
+
+    study = check_study(study)
+    prescribed, medians = np.asarray(prescribed, dtype=float), np.asarray(medians, dtype=float)
+    if prescribed.shape != medians.shape or prescribed.ndim != 1:
+        raise ValueError(f"prescribed and medians must be 1-D of one length, got {prescribed.shape}, {medians.shape}")
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 3.8), layout="constrained")
+    dots = ax.scatter(study[:, 2], study[:, 1], c=np.log10(study[:, 0]), cmap="viridis", s=14)
+    line = np.array([1, study[:, 2].max()])
+    ax.loglog(line, line, color=BOUNDARY_COLOR, ls="--", lw=1, label="mistakes = bound")
+    ax.set(xlabel=r"bound $(R/\gamma^\star_0)^2$", ylabel="mistakes $M$", title="one dot per dataset")
+    ax.legend(fontsize="small")
+    fig.colorbar(dots, ax=ax, label="log10 prescribed margin")
+    ax2.semilogx(prescribed, medians, "o-", color=ACCENT_COLOR)
+    ax2.set(xlabel="prescribed margin", ylabel="median mistakes / bound",
+            title="looser, overall, as the margin shrinks")
+    ax2.invert_xaxis()
+    return fig
+
+
+def race_slider(races: dict, study: np.ndarray, *, initial: int = 0):
+    """Chapter 5's slider: for each prescribed margin, the proof's race of one run (left) and where
+    the datasets of that margin sit among all of them (right, the run on the left ringed).
+
+    Parameters
+    ----------
+    races : dict
+        ``{margin: ProofQuantities}``, the slider positions in order; each margin must be one of
+        ``study``'s prescribed margins.
+    study : array of shape (n, 3)
+        One row per dataset: prescribed margin, mistakes, bound.
+    initial : int, default 0
+        Index of the margin shown first.
+
+    Returns
+    -------
+    perceptron.widgets.SliderFigure
+        One frame per margin.
+    """
+    from ._style import ACCENT_COLOR
+    from .widgets import SliderFigure
+
+    study = check_study(study)
+    missing = [m for m in races if not np.any(study[:, 0] == m)]
+    if missing:
+        raise ValueError(f"races has margins with no dataset in study: {missing}")
+    bound, made = study[:, 2], study[:, 1]
+    line = np.array([1, bound.max()])
+
+    def draw(m: float) -> Figure:
+        q, here = races[m], study[:, 0] == m
+        fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.6, 4.8))
+        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.33, top=0.93, wspace=0.22)
+        plot_proof_race(q, ax, legend=False)
+        ax2.loglog(bound[~here], made[~here], ".", color="0.7", label="other margins")
+        ax2.loglog(bound[here], made[here], "o", color=ACCENT_COLOR, ms=5,
+                   label=f"the {here.sum()} at margin {m:.3g}")
+        ax2.loglog(q.bound, len(q.k), "o", ms=13, mfc="none", mec=BOUNDARY_COLOR, mew=1.5,
+                   label="the run on the left")
+        ax2.loglog(line, line, color=BOUNDARY_COLOR, ls="--", lw=1, label="mistakes = bound")
+        ax2.set(xlabel="bound (R/γ*₀)²", ylabel="mistakes", title=f"{len(study)} datasets")
+        plain_log_ticks(ax2)
+        for a in (ax, ax2):  # each panel's legend below it
+            a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2, fontsize=10,
+                     handlelength=1.5, columnspacing=1, frameon=False)
+        return fig
+
+    def describe(m: float) -> str:
+        q, here = races[m], study[study[:, 0] == m]
+        return (f"Prescribed margin {m:.3g}. Left: the proof's race for the "
+                f"middle one of its {len(here)} datasets by mistakes/bound, {len(q.k)} "
+                f"updates, bound {q.bound:.1f}. Right: mistakes against the "
+                f"bound for all {len(study)} datasets, the {len(here)} at this margin highlighted "
+                f"({here[:, 1].min():g} to {here[:, 1].max():g} mistakes) and the "
+                f"left one ringed, all below the diagonal mistakes = bound.")
+
+    return SliderFigure(draw, list(races), name="prescribed margin", fmt="{:.3g}", initial=initial, alt=describe)

@@ -344,3 +344,49 @@ def test_decision_regions_need_points_in_the_plane():
 
     with pytest.raises(ValueError, match=r"shape \(n, 2\), got \(4, 3\)"):
         plot_decision_regions(lambda Z: np.ones(len(Z)), np.zeros((4, 3)), [1, 1, -1, -1])
+
+
+def _study():
+    """A small study: two prescribed margins, three datasets each (margin, mistakes, bound)."""
+    return np.array([[0.1, 3, 20.0], [0.1, 5, 25.0], [0.1, 4, 22.0],
+                     [0.01, 30, 900.0], [0.01, 10, 1000.0], [0.01, 20, 950.0]])
+
+
+def test_bound_study_draws_a_dot_per_dataset_and_the_median_per_margin():
+    from perceptron.proof_plots import plot_bound_study
+
+    study = _study()
+    fig = plot_bound_study(study, [0.1, 0.01], [0.2, 0.02])
+    ax, ax2, bar = fig.axes
+    dots = ax.collections[0]
+    np.testing.assert_allclose(dots.get_offsets(), study[:, [2, 1]])
+    np.testing.assert_allclose(dots.get_array(), np.log10(study[:, 0]))
+    assert ax.get_lines()[0].get_label() == "mistakes = bound"
+    np.testing.assert_allclose(ax.get_lines()[0].get_xdata(), [1, 1000])
+    np.testing.assert_allclose(ax2.get_lines()[0].get_ydata(), [0.2, 0.02])
+    assert ax2.xaxis_inverted() and bar.get_ylabel() == "log10 prescribed margin"
+    with pytest.raises(ValueError, match="one length"):
+        plot_bound_study(study, [0.1, 0.01], [0.2])
+    with pytest.raises(ValueError, match="rows"):
+        plot_bound_study(study[:, :2], [0.1], [0.2])
+
+
+def test_race_slider_has_a_frame_per_margin_and_rings_the_run():
+    from perceptron.proof_plots import race_slider
+
+    q = _tight_run()
+    study = _study()
+    slider = race_slider({0.1: q, 0.01: q}, study, initial=1)
+    assert slider.values == [0.1, 0.01] and slider.initial == 1
+    fig = slider.draw(0.01)
+    left, right = fig.axes
+    assert left.get_title() == f"{len(q.k)} mistakes, bound 2"      # the proof's race of the run
+    lines = {line.get_label(): line for line in right.get_lines()}
+    assert len(lines["other margins"].get_xdata()) == 3
+    assert lines["the 3 at margin 0.01"].get_ydata().tolist() == [30, 10, 20]
+    assert lines["the run on the left"].get_xdata()[0] == pytest.approx(q.bound)
+    np.testing.assert_allclose(lines["mistakes = bound"].get_xdata(), [1, 1000])
+    assert right.get_title() == "6 datasets"
+    assert "(10 to 30 mistakes)" in slider.alt_text(0.01)
+    with pytest.raises(ValueError, match="no dataset in study"):
+        race_slider({0.5: q, 0.1: q}, study)

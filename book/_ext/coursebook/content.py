@@ -35,6 +35,15 @@ def source(cell: dict) -> str:
     return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
 
 
+def is_slider(cell: dict) -> bool:
+    """Whether a code cell shows a SliderFigure: it calls the class, or a package function that
+    builds one (e.g. ``pc.widgets.turning_slider``), and so stores the slider's output."""
+    if "SliderFigure(" in source(cell):
+        return True
+    return any("".join(out.get("data", {}).get("text/plain", "")).startswith("SliderFigure:")
+               for out in cell.get("outputs", []))
+
+
 def gates(text: str) -> list[str]:
     """The solution gates of a Markdown cell's text, in order."""
     return [block.name for block in myst.blocks(text) if block.name in GATES]

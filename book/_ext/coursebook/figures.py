@@ -5,6 +5,9 @@ the data file gives a caption), which myst-nb uses when it renders the cell's im
 Sliders: the describing function is inserted in the cell's source just before the
 ``pc.widgets.SliderFigure(`` call, and ``alt=<function>`` is added to the call's arguments.
 
+Slider cells that call a package function building the slider (``package_sliders`` in the data
+file) are only checked: the function describes each frame itself.
+
 Idempotent (running it twice changes nothing). Fails loudly when a cell id of the data file is in
 no chapter, when a chapter has a figure or slider cell the data file does not describe, or when a
 slider cell has no SliderFigure call. After applying, re-execute the changed chapters so the
@@ -24,6 +27,7 @@ import nbformat
 import yaml
 
 from . import CHAPTERS, ROOT
+from .content import is_slider
 
 DATA = ROOT / "book" / "figure_descriptions.yml"
 CALL = "pc.widgets.SliderFigure("
@@ -100,10 +104,12 @@ def apply(check: bool = False) -> list[str]:
     data = yaml.safe_load(DATA.read_text(encoding="utf-8"))
     static = {str(k): v for k, v in (data.get("static") or {}).items()}
     sliders = {str(k): v for k, v in (data.get("sliders") or {}).items()}
-    both = set(static) & set(sliders)
+    # slider cells that call a package function (which passes its own alt=): id -> the call
+    package = {str(k): str(v) for k, v in (data.get("package_sliders") or {}).items()}
+    both = (set(static) & set(sliders)) | (set(package) & (set(static) | set(sliders)))
     if both:
-        raise ValueError(f"cell ids both static and slider: {sorted(both)}")
-    unused, undescribed, changed = set(static) | set(sliders), [], {}
+        raise ValueError(f"cell ids described twice: {sorted(both)}")
+    unused, undescribed, changed = set(static) | set(sliders) | set(package), [], {}
     for path in CHAPTERS:
         nb = nbformat.read(path, as_version=4)
         before = nbformat.writes(nb)
@@ -125,7 +131,11 @@ def apply(check: bool = False) -> list[str]:
             elif cid in sliders:
                 cell.source = add_slider_alt(cell.source, sliders[cid]["alt"], sliders[cid]["define"], cid)
                 unused.discard(cid)
-            elif has_figure(cell) or CALL in cell.source:
+            elif cid in package:
+                if f"{package[cid]}(" not in cell.source or not is_slider(cell):
+                    raise ValueError(f"{path.name} cell {cid}: shows no slider made by {package[cid]}")
+                unused.discard(cid)
+            elif has_figure(cell) or CALL in cell.source or is_slider(cell):
                 undescribed.append(f"{path.name} cell {cid}")
         if nbformat.writes(nb) != before:
             changed[path] = nb

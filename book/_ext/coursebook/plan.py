@@ -124,7 +124,7 @@ def measure(path: Path) -> Chapter:
                 solution_code += "remove-cell" not in cell["metadata"].get("tags", [])
                 continue
             core[2] += optional_level is None and "check" not in cell["metadata"].get("tags", [])
-            core_sliders += optional_level is None and "SliderFigure(" in source
+            core_sliders += optional_level is None and content.is_slider(cell)
             continue
         if unseen:
             continue
@@ -164,7 +164,7 @@ def measure(path: Path) -> Chapter:
     # A check cell (tag "check": the assertions behind a claim, folded in the book) is not read.
     code_cells = sum(cell["cell_type"] == "code" and not {"check", "remove-cell"} & set(cell["metadata"].get("tags", []))
                      for cell in cells) - solution_code
-    sliders = sum("SliderFigure(" in "".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
+    sliders = sum(content.is_slider(cell) for cell in cells if cell["cell_type"] == "code")
     return Chapter(path.stem, words["prose"], words["formal"], formal_blocks, optional_words,
                    code_cells, sliders, misconceptions, exercises, tuple(core), core_sliders)
 

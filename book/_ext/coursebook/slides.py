@@ -504,7 +504,7 @@ def chapter(number: int, optional: bool = True) -> Chapter:
             continue
         if skipping is not None or cell.type != "code" or cell.solution:
             continue                                        # the exercises' solutions stay in the book
-        if "SliderFigure(" in source:
+        if content.is_slider(cell.raw):
             frames, alts = slider_frames(cell.raw)
             picks = strip_positions(len(frames), SLIDER_FRAMES) if frames else []
             for n, i in enumerate(picks, start=1):
