@@ -210,7 +210,8 @@ def test_an_instructor_chooses_chapters_and_optional_parts_per_session(tmp_path)
         course_plan.chosen("1 | 12", 90)
     with pytest.raises(ValueError, match="chapter 4 is chosen twice"):
         course_plan.chosen("4 | 4", 90)
-    assert course_plan.chosen("1, 2 | 4 | 5", 65, slack=0).spare()[0] == 9     # SLACK=0 lets it through
+    # SLACK=0 lets through the session that SLACK refused above: it fits, with less than SLACK to spare.
+    assert 0 <= course_plan.chosen("1, 2 | 4 | 5", 65, slack=0).spare()[0] < course_plan.SLACK
     yml = tmp_path / "plan.yml"
     yml.write_text("minutes: 80\nslack: 5\nsessions:\n  - \"1+\"\n  - [2]\n  - \"4\"\n  - \"5\"\n", encoding="utf-8")
     from_file = course_plan.plan_file(yml)

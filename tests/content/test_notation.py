@@ -257,7 +257,7 @@ def rows_by_chapter() -> dict[str, dict[int, str]]:
     """Each letter a row of the page defines (alone, or with its arguments, ``=``, ``\\in``, ``>``), by chapter;
     a row that says "as in chapter N" repeats a meaning and is left out."""
     body = NOTATION.read_text(encoding="utf-8").split("## Symbols", 1)[1].split("## Conventions")[0]
-    parts = re.split(r"^### Chapter (\d+)", body, flags=re.M)
+    parts = re.split(r"^### Chapter (\d+)", body, flags=re.MULTILINE)
     found: dict[str, dict[int, str]] = {}
     for number, table in zip(parts[1::2], parts[2::2]):
         for line in table.splitlines():
