@@ -134,3 +134,18 @@ def test_a_count_named_errors_counts_errors_not_mistakes(chapter):
 def test_the_notation_page_defines_mistake_and_error_once():
     notation = (ROOT / "book" / "notation.md").read_text(encoding="utf-8")
     assert notation.count("A *mistake* is") == 1 and notation.count("An *error* is") == 1
+
+
+def test_the_lifting_example_gives_the_same_score_both_ways():
+    """The guarantee's worked example of lifting: x -> (x, 1), (w, b) -> one vector, the score unchanged."""
+    text = section()
+    vector = r"\((-?\d+(?:, -?\d+)*)\)"
+    numbers = lambda s: [int(v) for v in s.split(", ")]
+    x, lifted = (numbers(v) for v in re.search(rf"\$x = {vector}\$ becomes the lifted point \${vector}\$", text).groups())
+    w, b, joined = re.search(rf"\$w = {vector}\$ and \$b = (-?\d+)\$ become \${vector}\$", text).groups()
+    w, b, joined = numbers(w), int(b), numbers(joined)
+    assert lifted == x + [1] and joined == w + [b]
+    plain, lifted_score = (int(v) for v in re.search(
+        r"\$w \\cdot x \+ b = [^$=]+= (-?\d+)\$, and\s+\$[^$=]+= [^$=]+= (-?\d+)\$ too", text).groups())
+    score = sum(a * c for a, c in zip(w, x)) + b
+    assert plain == lifted_score == score == sum(a * c for a, c in zip(joined, lifted))
