@@ -289,3 +289,18 @@ def test_exercise_1_2_points_at_a_named_section_that_asserts_the_flip():
             break
         code += "".join(cell["source"])
     assert "flipped[off_line] == -base[off_line]" in code
+
+
+def test_chapter_5_core_proves_one_hypothesis_at_every_update_that_occurs():
+    """ch 5: each lemma holds for every k at which a k-th update occurs (a run may stop sooner); the core
+    states the one hypothesis of the theorem without bias before the first lemma (no offset b_u, no second
+    margin symbol), and gives the bias case its exact bound with a pointer to the optional proof."""
+    text = markdown("05_convergence")
+    for label in ("ch5-lem-alignment", "ch5-lem-norm"):
+        assert "for every $k$ at which a $k$-th update occurs" in one_line(block(text, label)), label
+    hypotheses = one_line(text[text.index("## Hypotheses, and what is counted"):text.index(":label: ch5-lem-alignment")])
+    assert r"Some unit vector $u$ satisfies $y_i\, u \cdot x_i \ge \gamma$ for every $i$, with $\gamma > 0$" in hypotheses
+    assert "b_u" not in hypotheses and r"\gamma^\star" not in hypotheses and r"\tilde" not in hypotheses
+    bias = text[text.index("## With a bias"):text.index("### The theorem for the default bias (optional)")]
+    assert r"$(\tilde R/\tilde\gamma^\star)^2$" in bias and "{prf:ref}`ch5-thm-one`" in bias
+    assert ":label: ch5-thm-one" not in bias
