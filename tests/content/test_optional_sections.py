@@ -127,3 +127,42 @@ def test_the_core_path_is_the_whole_chapter_or_lists_its_optional_sections(chapt
         f"{chapter.stem}: the Core path neither says 'the whole chapter' nor lists the sections "
         f"'marked (optional) at their heading': {paragraph[:120]}"
     )
+
+
+def text_by_path(chapter) -> tuple[str, dict[str, str]]:
+    """The chapter's markdown on the core path, and that of each optional section by its title (a
+    subsection of an optional section counts as part of it); headings found as in :func:`headings`."""
+    core, optional, level, title = [], {}, None, ""
+    for text in cells(chapter):
+        depth = 0
+        for line in text.splitlines():
+            if line.strip() in ("```", ":::"):
+                depth = max(depth - 1, 0)
+            elif line.startswith(("```", ":::")):
+                depth += 1
+            elif (match := re.match(r"(#{1,6}) (.+)", line)) and depth == 0:
+                if level is not None and len(match.group(1)) <= level:
+                    level = None
+                if level is None and match.group(2).strip().endswith(MARKER):
+                    level, title = len(match.group(1)), match.group(2).strip().removesuffix(MARKER)
+            (core if level is None else optional.setdefault(title, [])).append(line)
+    return "\n".join(core), {name: "\n".join(lines) for name, lines in optional.items()}
+
+
+def test_chapter_4_keeps_the_margins_chapter_5_uses_on_its_core_and_derives_p2_off_it():
+    """Issue 32: the derivation of (P2) cost first readers two or three rereads on the core path, so it
+    opens the optional *Two forms of the problem*, whole, before the theorem it leads to; the core
+    points there. Chapter 5 reads gamma(w, b), gamma*, R and the scaling lemma off chapter 4's core."""
+    chapter = next(c for c in IN_SCOPE if c.stem == "04_margins")
+    core, optional = text_by_path(chapter)
+    for label in ("ch4-def-margins", "ch4-def-max-margin", "ch4-lem-scaling"):
+        assert f":label: {label}" in core, label
+    assert r"dataset is $\gamma(w, b) = \min_i \gamma_i$" in core
+    assert r"*maximum margin* $\gamma^\star$ is the largest margin $\gamma(w, b)$" in core
+    assert r"$R = \max_i \lVert x_i \rVert$" in core
+    assert r"\tag{P2}" not in core and "*Two forms of the problem*" in core
+    two_forms = optional["Two forms of the problem"]
+    derived = two_forms.index(r"\tag{P2}")
+    assert "fix the *functional* margin of the closest point to $1$" in two_forms[:derived]
+    assert "$\\lVert w^\\circ \\rVert = 1/\\gamma^\\star$" in two_forms[derived:]
+    assert derived < two_forms.index(":label: ch4-thm-two-forms")
