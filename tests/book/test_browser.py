@@ -7,8 +7,9 @@ moved. Screenshots land in _build/screenshots/ for a person to look at.
 
 axe-core (pinned in package.json, installed into node_modules/ by `make node_modules`) checks
 every page against the WCAG 2.0/2.1 A and AA rules (its experimental ones for those criteria too)
-in light and in dark mode; the pages and the
-rule ids checked, with any violation, go to _build/reports/axe/. In dark mode every figure and
+in light mode, and with its colour rules in dark mode the pages of dark_axe_sample (the fewest pages
+whose text carries every class any page's text carries); the pages and the rule ids checked, with
+any violation, go to _build/reports/axe/. In dark mode every figure and
 slider frame, screenshot as the reader sees it, must keep a light ground and 4.5:1 ink
 (_build/reports/dark_figures/).
 """
