@@ -220,7 +220,7 @@ class TextClasses(HTMLParser):
     element around it, any inline style of those that names a colour, a background, an opacity or a
     filter, and the text of any style sheet in the page."""
 
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+    VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 
     def __init__(self) -> None:
         super().__init__()
