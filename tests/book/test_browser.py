@@ -7,17 +7,21 @@ moved. Screenshots land in _build/screenshots/ for a person to look at.
 
 axe-core (pinned in package.json, installed into node_modules/ by `make node_modules`) checks
 every page against the WCAG 2.0/2.1 A and AA rules (its experimental ones for those criteria too)
-in light and in dark mode; the pages and the
-rule ids checked, with any violation, go to _build/reports/axe/. In dark mode every figure and
+in light mode, and with its colour rules in dark mode the pages of dark_axe_sample (the fewest pages
+whose text carries every class any page's text carries); the pages and the rule ids checked, with
+any violation, go to _build/reports/axe/. In dark mode every figure and
 slider frame, screenshot as the reader sees it, must keep a light ground and 4.5:1 ink
 (_build/reports/dark_figures/).
 """
 
 from __future__ import annotations
 
+import functools
 import io
+import itertools
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
@@ -210,9 +214,104 @@ def check_axe(page, axe_source: str, doc: str, mode: str) -> None:
     assert not violations, f"{doc} ({mode} mode): {len(violations)} WCAG rule(s) violated: {summary} (see {out})"
 
 
-@pytest.mark.parametrize("mode", ["light", "dark"])
-@pytest.mark.parametrize("doc", toc_pages())
-def test_page_offline_accessible_and_legible(browser, server, axe_source, doc, mode):
+class TextClasses(HTMLParser):
+    """What can set the colours of a page's text, read from its built HTML by the standard library's
+    parser: the tag of each element holding text (not scripts), the class names of it and of every
+    element around it, any inline style of those that names a colour, a background, an opacity or a
+    filter, and the text of any style sheet in the page."""
+
+    VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[tuple[str, set[str]]] = []
+        self.keys: set[str] = set()
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag in self.VOID:
+            return
+        attrs = dict(attrs)
+        keys = {"." + name for name in (attrs.get("class") or "").split()}
+        style = attrs.get("style") or ""
+        if any(word in style for word in ("color", "background", "opacity", "filter")):
+            keys.add("style=" + style)
+        self.open.append((tag, keys))
+
+    def handle_endtag(self, tag) -> None:
+        for k in range(len(self.open) - 1, -1, -1):  # an unclosed element (a <p> before a <div>) ends too
+            if self.open[k][0] == tag:
+                del self.open[k:]
+                return
+
+    def handle_data(self, data) -> None:
+        if self.open and self.open[-1][0] == "style":  # a page's own style sheet (an output's table styles)
+            self.keys.add("<style>" + " ".join(data.split()))
+        elif data.strip() and self.open and self.open[-1][0] != "script":
+            self.keys.add(self.open[-1][0])
+            for _, keys in self.open:
+                self.keys |= keys
+
+
+@functools.cache
+def text_classes(doc: str) -> frozenset[str]:
+    parser = TextClasses()
+    parser.feed((HTML / f"{doc}.html").read_text(encoding="utf-8"))
+    return frozenset(parser.keys)
+
+
+@functools.cache
+def dark_axe_sample() -> tuple[str, ...]:
+    """The fewest pages whose text, together, carries every class name (and colour-setting inline style)
+    that any page's text carries (TextClasses): the pages the dark pass runs axe's colour rules on.
+
+    The dark scheme restyles a page by class (the theme's and Pygments' dark style sheets key on
+    html[data-theme=dark] and class names; test_dark_mode_changes_colours_not_markup shows that the
+    markup is the same in both schemes), so text that only the dark scheme makes illegible carries a
+    class drawn in a dark-only colour, and every class is on a sampled page. What the sample does not
+    check: a combination of classes (one inside another) found only on a page outside it. Every page
+    is still checked by every rule, colour contrast among them, in light mode
+    (test_page_offline_accessible_and_legible[...-light]), and every chapter's figures in dark mode.
+    The pages with a class of their own are in it; the fewest others that cover the rest are added,
+    the first in the table of contents on a tie."""
+    pages = toc_pages()
+    keys = {doc: text_classes(doc) for doc in pages}
+    everything = frozenset().union(*keys.values())
+    own = [d for d in pages if keys[d] - frozenset().union(*(keys[e] for e in pages if e != d))]
+    covered = frozenset().union(*(keys[d] for d in own))
+    rest = [d for d in pages if d not in own]
+    for size in range(len(rest) + 1):
+        for extra in itertools.combinations(rest, size):
+            if covered.union(*(keys[d] for d in extra)) == everything:
+                return tuple(d for d in pages if d in own or d in extra)
+    raise AssertionError("unreachable: all the pages together carry every class")
+
+
+def test_dark_axe_sample_carries_every_class_of_every_page():
+    sample = dark_axe_sample()
+    seen = frozenset().union(*(text_classes(doc) for doc in sample))
+    missing = {doc: sorted(text_classes(doc) - seen)[:5] for doc in toc_pages() if text_classes(doc) - seen}
+    assert not missing, f"classes of page text on no page of the dark pass's sample {sample}: {missing}"
+    assert len(sample) < len(toc_pages()), "the sample is every page"
+    # What the parser counts: a class on a text's ancestor does, a script's text and a width do not.
+    parser = TextClasses()
+    parser.feed('<div class="a"><p class="b">x<br><span class="c"> </span></div><script class="d">y</script>'
+                '<i style="color: red">z</i><i style="width: 2ex">w</i><style>.e {color: red}</style>')
+    assert parser.keys == {".a", ".b", "p", "style=color: red", "i", "<style>.e {color: red}"}
+
+
+def page_passes() -> list:
+    """Every page in light mode; in dark mode every chapter (its figures) and every page of
+    dark_axe_sample (axe's colour rules)."""
+    if not HTML.exists():
+        return [pytest.param(doc, "light", id=f"{doc}-light") for doc in toc_pages()]
+    sample = dark_axe_sample()
+    return [pytest.param(doc, mode, id=f"{doc}-{mode}") for mode in ("light", "dark") for doc in toc_pages()
+            if mode == "light" or doc in sample or doc.startswith("notebooks/")]
+
+
+@pytest.mark.parametrize(("doc", "mode"), page_passes())
+def test_page_offline_accessible_and_legible(
+browser, server, axe_source, doc, mode):
     """One load of the page per colour scheme (the theme reads the scheme only when the page loads),
     shared by every check that reads it, in an order where none changes what the next one reads.
 
@@ -220,7 +319,8 @@ def test_page_offline_accessible_and_legible(browser, server, axe_source, doc, m
     from another host, no console error, the sliders moved one step each (check_sliders), then axe
     (on the moved sliders' new frames: axe's own fetch of the stylesheets logs a 404 of its own, so
     the console is read before it runs). Dark: axe, then every figure opened and measured
-    (check_dark_figures)."""
+    (check_dark_figures). The dark pass runs axe on the pages of dark_axe_sample only, the figures on
+    every chapter."""
     offline = OfflinePage(browser, server, color_scheme=mode)
     try:
         offline.open(f"{doc}.html")
@@ -233,7 +333,8 @@ def test_page_offline_accessible_and_legible(browser, server, axe_source, doc, m
             assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
             if doc.startswith("notebooks/"):
                 check_sliders(offline, doc)
-        check_axe(page, axe_source, doc, mode)
+        if mode == "light" or doc in dark_axe_sample():
+            check_axe(page, axe_source, doc, mode)
         if mode == "dark" and doc.startswith("notebooks/"):
             check_dark_figures(page, doc)
     finally:
