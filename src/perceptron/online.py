@@ -199,12 +199,33 @@ def perceptron_learner(X_seen: ArrayLike, y_seen: ArrayLike, x: ArrayLike) -> in
     -1
     """
     xa = np.asarray(x, dtype=np.float64)
-    w = np.zeros(xa.shape[0])
+    Xs, ys = np.asarray(X_seen, dtype=np.float64), np.asarray(y_seen, dtype=np.float64)
+    # An adversary calls the learner on ever longer prefixes of one sequence (t = 0, 1, 2, ...): the
+    # replay resumes from the weights it held after the longest prefix the last call saw, when this
+    # call's examples begin with it (compared exactly), instead of replaying t examples again (O(t)
+    # per call, not O(t^2) over a sequence). The same updates in the same order: the same w.
+    start, w = _resume(Xs, ys, xa.shape[0])
     dot = w.dot  # w @ x_t (the same BLAS dot), without the operator's dispatch; w changes in place
-    for x_t, y_t in zip(np.asarray(X_seen, dtype=np.float64), np.asarray(y_seen, dtype=np.float64).tolist()):
+    for x_t, y_t in zip(Xs[start:], ys[start:].tolist()):
         if y_t * dot(x_t) <= 0:
             w += y_t * x_t
+    _REPLAYED[:] = [Xs.copy(), ys.copy(), w.copy()]
     return int(sgn(w @ xa))
+
+
+_REPLAYED: list = []  # perceptron_learner's last replay: [X_seen, y_seen, w after them]
+
+
+def _resume(X: NDArray[np.float64], y: NDArray[np.float64], dim: int) -> tuple[int, NDArray[np.float64]]:
+    """Where perceptron_learner's replay over ``X, y`` can start: (k, a copy of w after the first k
+    examples) if the last replay's examples are exactly the first k of these, else (0, zeros)."""
+    if _REPLAYED:
+        X0, y0, w0 = _REPLAYED
+        k = X0.shape[0]
+        if (X.ndim == 2 and X.shape[1:] == X0.shape[1:] == (dim,) and k <= X.shape[0] and y.shape == X.shape[:1]
+                and np.array_equal(X[:k], X0) and np.array_equal(y[:k], y0)):
+            return k, w0.copy()
+    return 0, np.zeros(dim)
 
 
 def adversary_sequence(learner: Learner, rounds: int, *, radius: float = 1.0, dim: int | None = None) -> AdversaryRun:
