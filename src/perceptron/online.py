@@ -22,6 +22,8 @@ from .losses import _hinge_values
 from .margins import _max_row_norm
 from .results import AdversaryRun, HingeBound, OnlinePass
 
+_REPLAYED: list = []  # perceptron_learner's last replay: [X_seen, y_seen, w after them]
+
 Learner = Callable[[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]], float]
 
 
@@ -200,10 +202,8 @@ def perceptron_learner(X_seen: ArrayLike, y_seen: ArrayLike, x: ArrayLike) -> in
     """
     xa = np.asarray(x, dtype=np.float64)
     Xs, ys = np.asarray(X_seen, dtype=np.float64), np.asarray(y_seen, dtype=np.float64)
-    # An adversary calls the learner on ever longer prefixes of one sequence (t = 0, 1, 2, ...): the
-    # replay resumes from the weights it held after the longest prefix the last call saw, when this
-    # call's examples begin with it (compared exactly), instead of replaying t examples again (O(t)
-    # per call, not O(t^2) over a sequence). The same updates in the same order: the same w.
+    # An adversary calls the learner on ever longer prefixes of one sequence: the replay resumes from
+    # the last call's w when this call's examples begin exactly with that call's (same updates, same w).
     start, w = _resume(Xs, ys, xa.shape[0])
     dot = w.dot  # w @ x_t (the same BLAS dot), without the operator's dispatch; w changes in place
     for x_t, y_t in zip(Xs[start:], ys[start:].tolist()):
@@ -213,12 +213,8 @@ def perceptron_learner(X_seen: ArrayLike, y_seen: ArrayLike, x: ArrayLike) -> in
     return int(sgn(w @ xa))
 
 
-_REPLAYED: list = []  # perceptron_learner's last replay: [X_seen, y_seen, w after them]
-
-
 def _resume(X: NDArray[np.float64], y: NDArray[np.float64], dim: int) -> tuple[int, NDArray[np.float64]]:
-    """Where perceptron_learner's replay over ``X, y`` can start: (k, a copy of w after the first k
-    examples) if the last replay's examples are exactly the first k of these, else (0, zeros)."""
+    """(k, a copy of w after the first k of ``X, y``) if the last replay saw exactly those, else (0, zeros)."""
     if _REPLAYED:
         X0, y0, w0 = _REPLAYED
         k = X0.shape[0]
