@@ -287,9 +287,13 @@ class OnlinePass:
         ya = np.asarray(y, dtype=np.float64)
         if ya.shape != (Xa.shape[0],):
             raise ValueError(f"y must have shape ({Xa.shape[0]},) to match X, got shape {ya.shape}")
-        scores = Xa @ self.w.T + self.b
+        scores = Xa @ self.w.T
+        scores += self.b  # in place: the same sums as Xa @ w.T + b, one (n, hypotheses) array fewer
         if np.all((ya == 1) | (ya == -1)):  # sgn(s) != y, without building the array of signs
-            return np.mean((scores >= 0) != (ya > 0)[:, None], axis=0)
+            wrong = scores >= 0
+            wrong ^= (ya > 0)[:, None]  # in place, as != on booleans
+            # counted, then divided: the same float as the mean of the booleans (a sum of ones is exact)
+            return np.count_nonzero(wrong, axis=0) / Xa.shape[0]
         return np.mean(sgn(scores) != ya[:, None], axis=0)
 
     def vote(self, X: ArrayLike) -> NDArray[np.float64]:

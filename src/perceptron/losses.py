@@ -129,7 +129,10 @@ def _perceptron_values(m: Floats) -> Floats:
 def _hinge_values(m: Floats, target: float = 1.0) -> Floats:
     # The hinge at margin ``target``: how far each margin falls short of it (the slacks of
     # perceptron.online's bounds, whose target is gamma).
-    return np.maximum(0.0, target - m)
+    out = np.subtract(target, m)
+    if isinstance(out, np.ndarray):  # in place: one array of m's size, not two
+        return np.maximum(0.0, out, out=out)
+    return np.maximum(0.0, out)  # m of shape (): a NumPy scalar, as before
 
 
 def _logistic_values(m: Floats) -> Floats:

@@ -22,6 +22,8 @@ from .losses import _hinge_values
 from .margins import _max_row_norm
 from .results import AdversaryRun, HingeBound, OnlinePass
 
+_REPLAYED: list = []  # perceptron_learner's last replay: [X_seen, y_seen, w after them]
+
 Learner = Callable[[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]], float]
 
 
@@ -199,12 +201,27 @@ def perceptron_learner(X_seen: ArrayLike, y_seen: ArrayLike, x: ArrayLike) -> in
     -1
     """
     xa = np.asarray(x, dtype=np.float64)
-    w = np.zeros(xa.shape[0])
+    Xs, ys = np.asarray(X_seen, dtype=np.float64), np.asarray(y_seen, dtype=np.float64)
+    # An adversary calls the learner on ever longer prefixes of one sequence: the replay resumes from
+    # the last call's w when this call's examples begin exactly with that call's (same updates, same w).
+    start, w = _resume(Xs, ys, xa.shape[0])
     dot = w.dot  # w @ x_t (the same BLAS dot), without the operator's dispatch; w changes in place
-    for x_t, y_t in zip(np.asarray(X_seen, dtype=np.float64), np.asarray(y_seen, dtype=np.float64).tolist()):
+    for x_t, y_t in zip(Xs[start:], ys[start:].tolist()):
         if y_t * dot(x_t) <= 0:
             w += y_t * x_t
+    _REPLAYED[:] = [Xs.copy(), ys.copy(), w.copy()]
     return int(sgn(w @ xa))
+
+
+def _resume(X: NDArray[np.float64], y: NDArray[np.float64], dim: int) -> tuple[int, NDArray[np.float64]]:
+    """(k, a copy of w after the first k of ``X, y``) if the last replay saw exactly those, else (0, zeros)."""
+    if _REPLAYED:
+        X0, y0, w0 = _REPLAYED
+        k = X0.shape[0]
+        if (X.ndim == 2 and X.shape[1:] == X0.shape[1:] == (dim,) and k <= X.shape[0] and y.shape == X.shape[:1]
+                and np.array_equal(X[:k], X0) and np.array_equal(y[:k], y0)):
+            return k, w0.copy()
+    return 0, np.zeros(dim)
 
 
 def adversary_sequence(learner: Learner, rounds: int, *, radius: float = 1.0, dim: int | None = None) -> AdversaryRun:

@@ -3,6 +3,8 @@ online-to-batch conversion bounds held-out error."""
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -256,3 +258,29 @@ def test_perceptron_learner_replays_the_plain_loop():
     X, y = rng.normal(size=(60, 7)), rng.choice([-1.0, 1.0], size=60)
     assert [perceptron_learner(X[:t], y[:t], X[t]) for t in range(60)] == [
         replay(X[:t], y[:t], X[t]) for t in range(60)]
+
+
+def test_perceptron_learner_resumes_only_from_an_exact_prefix():
+    online = importlib.import_module("perceptron.online")
+    # perceptron_learner resumes its replay from the last call's weights when this call's examples
+    # begin with that call's: calls in any order, on two sequences that share a prefix and then part,
+    # or with the seen examples changed in place, answer as the replay from zero.
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(40, 5)), rng.choice([-1.0, 1.0], size=40)
+    X2, y2 = X.copy(), y.copy()
+    X2[20:] = rng.normal(size=(20, 5))
+    y2[15] = -y2[15]  # the labels part before the points do
+    calls = [(X, y, t) for t in range(40)] + [(X2, y2, t) for t in range(40)]
+    calls = [calls[k] for k in rng.permutation(len(calls))] + calls + calls[::-1]
+    fresh = []
+    for Xa, ya, t in calls:
+        online._REPLAYED.clear()
+        fresh.append(perceptron_learner(Xa[:t], ya[:t], Xa[t]))
+    assert [perceptron_learner(Xa[:t], ya[:t], Xa[t]) for Xa, ya, t in calls] == fresh
+    seen = X[:31].copy()
+    perceptron_learner(seen[:30], y[:30], X[30])
+    seen[:] = -seen  # changed in place after the call: the replay must not resume from before
+    online._REPLAYED.clear()
+    expected = [perceptron_learner(seen[:t], y[:t], X[39]) for t in (31, 30)]
+    perceptron_learner(-seen[:30], y[:30], X[30])
+    assert [perceptron_learner(seen[:t], y[:t], X[39]) for t in (31, 30)] == expected
