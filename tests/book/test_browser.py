@@ -3,7 +3,7 @@
 The built book (_build/html) is served on 127.0.0.1 and every request to any other host is
 aborted. Each page must load with no console error, show its math as the SVG typeset when the
 book was built (book/_ext/coursebook/svg_math.py: no MathJax runs in the browser), render its theorem/proof/exercise/solution blocks, and every slider must change its figure when
-moved. Screenshots land in _build/screenshots/ for a person to look at.
+moved. A page that fails leaves a full-page screenshot in _build/screenshots/ for a person to look at.
 
 axe-core (pinned in package.json, installed into node_modules/ by `make node_modules`) checks
 every page against the WCAG 2.0/2.1 A and AA rules (its experimental ones for those criteria too)
@@ -315,7 +315,7 @@ browser, server, axe_source, doc, mode):
     """One load of the page per colour scheme (the theme reads the scheme only when the page loads),
     shared by every check that reads it, in an order where none changes what the next one reads.
 
-    Light: math, blocks and widths (check_math_blocks_and_widths), the screenshot, nothing requested
+    Light: math, blocks and widths (check_math_blocks_and_widths), nothing requested
     from another host, no console error, the sliders moved one step each (check_sliders), then axe
     (on the moved sliders' new frames: axe's own fetch of the stylesheets logs a 404 of its own, so
     the console is read before it runs). Dark: axe, then every figure opened and measured
@@ -327,8 +327,6 @@ browser, server, axe_source, doc, mode):
         page = offline.page
         if mode == "light":
             check_math_blocks_and_widths(page, doc)
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / (doc.replace("/", "__") + ".png")), full_page=True, timeout=120_000)
             assert not offline.blocked, f"{doc} requested non-local resources: {offline.blocked}"
             assert not offline.errors, f"{doc} logged console errors: {offline.errors}"
             if doc.startswith("notebooks/"):
@@ -337,6 +335,12 @@ browser, server, axe_source, doc, mode):
             check_axe(page, axe_source, doc, mode)
         if mode == "dark" and doc.startswith("notebooks/"):
             check_dark_figures(page, doc)
+    except Exception:
+        # The page as it failed, for a person to look at (a full-page screenshot costs 2-3 s a page).
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        offline.page.screenshot(path=str(SHOTS / f"{doc.replace('/', '__')}-{mode}.png"), full_page=True,
+                                timeout=120_000)
+        raise
     finally:
         offline.close()
 
