@@ -13,15 +13,20 @@ Gradescope lays them out (``/autograder/submission/<notebook>.ipynb``, results i
 - Debian 12, bubblewrap 0.8.0, all capabilities: the key, a truncated notebook;
 - Debian 12 with CAP_SYS_ADMIN dropped from the bounding set (``setpriv``, as in a default Docker
   container, Gradescope's): bubblewrap cannot create its namespaces, so each notebook runs as a
-  user id of its own. The key; a notebook that tries to read every file and process it can (the
-  key, the secret, the hidden tests, the results, /proc of the grader) and to send out what it
-  finds; and the grader tests' fakes that attack the isolation (an exit, a fork bomb, a memory
-  hog, side effects) and the empty notebook; the snooping notebook again with the opt-in
-  ``--unsafe-no-sandbox`` zip, where it must find the key (so the snooping can fail the test);
+  user id of its own. A notebook that tries to read every file and process it can (the key, the
+  secret, the hidden tests, the results, /proc of the grader) and to send out what it finds, and
+  the grader tests' fakes that attack the isolation (an exit, a fork bomb, a memory hog, side
+  effects); the snooping notebook again with the opt-in ``--unsafe-no-sandbox`` zip, where it
+  must find the key (so the snooping can fail the test);
 - the same Debian 12 root with Debian 11's bubblewrap 0.4.1 in place of its own (Debian 11 has no
-  Python >= 3.11 for the grader), all capabilities: the key and the snooping notebook in bwrap
-  0.4's sandbox;
+  Python >= 3.11 for the grader), all capabilities: the snooping notebook in bwrap 0.4's sandbox;
 - Debian 11: setup.sh stops with the reason (no Python >= 3.11).
+
+The snooping notebook is the key with one cell more, which breaks its answers if it reads
+anything: its full score says that the key grades in full in that sandbox too, so the key is not
+graded again there (issue 35: the key without namespaces and in bwrap 0.4 were two runs more). The
+empty notebook is not graded here either: its zero comes from the verdicts, drawn outside the
+kernel by the same code in every isolation, and test_homework.py grades it in bubblewrap.
 
 Nothing is skipped: without root, or without the roots, the tests fail with the reason.
 """
@@ -42,13 +47,18 @@ import pytest
 from perceptron_homework import gradescope
 from perceptron_homework.grading import Assignment
 from tests.homework.test_homework import FAKES, SIDE_EFFECTS, Listener, plant
+from tests.support.homework_builds import PRIVATE_SECRET
 
 ROOT = Path(__file__).resolve().parents[2]
 DEBIAN = ROOT / "_build" / "debian-bookworm"
 DEBIAN_OLD = ROOT / "_build" / "debian-bullseye"
 WHEELHOUSE = ROOT / "_build" / "autograder-wheelhouse"
 ASSIGNMENT = "hw1_perceptron"
-SECRET = "image secret 7f3a"  # a private variant: the snooping notebook must never see it
+# A private variant (the snooping notebook must never see its secret): the one test_publishing.py and
+# test_homework.py build too, one otter assign for all three. Its quote is escaped in the zip's JSON, so
+# a leak is looked for by its first letters, which every form of it holds.
+SECRET = PRIVATE_SECRET
+LEAK = SECRET.split("&")[0]
 VENV_CHECKS = "/autograder/venv/lib/python3.11/site-packages/perceptron_homework/checks/__init__.py"
 SHORT = ["--cell-timeout", "10", "--test-timeout", "5", "--timeout", "120"]  # for the notebooks that hang
 
@@ -256,19 +266,18 @@ def image(tmp_path_factory) -> dict:
     nbformat.write(key, nbs / "key.ipynb")
     raw = (nbs / "key.ipynb").read_bytes()
     (nbs / "truncated.ipynb").write_bytes(raw[: len(raw) // 3])
-    shutil.copy(hw1 / "student" / f"{ASSIGNMENT}.ipynb", nbs / "empty.ipynb")
 
     def grade(name, notebook, caps="nosysadmin", runner="safe"):
         return f"grade {name} {nbs / notebook}.ipynb {caps} {runners[runner]}"
 
     plan = [
         f"root bookworm {DEBIAN}", "setup setup", grade("key", "key", "all"), grade("truncated", "truncated", "all"),
-        grade("user_key", "key"), grade("user_snoop", "snoop"), grade("user_empty", "empty"),
+        grade("user_snoop", "snoop"),
         *(grade(f"user_{f}", f, runner="short" if fakes[f].hangs else "safe") for f in IMAGE_FAKES),
         grade("unsafe_snoop", "snoop", runner="unsafe"),
         # Debian 11's bubblewrap in place of Debian 12's, in the same root (setup.sh's venv stays).
         f"deb {old_debs[-1]}", "check check_bwrap04",
-        grade("bwrap04_key", "key", "all"), grade("bwrap04_snoop", "snoop", "all"),
+        grade("bwrap04_snoop", "snoop", "all"),
         "setup setup_fails PIP_FIND_LINKS=/nowhere",  # last: it replaces the venv
         f"root bullseye {DEBIAN_OLD}", "setup setup_bullseye",
     ]
@@ -320,7 +329,9 @@ def test_setup_makes_its_own_venv_with_bubblewrap_in_a_clean_debian_root(image):
 
 
 def test_run_autograder_grades_the_key_in_the_sandbox(image):
-    for name in ("key", "user_key", "bwrap04_key"):
+    """The key in bubblewrap 0.8; without namespaces and in bubblewrap 0.4 the snooping notebook (the
+    key and a cell) stands for it, with the same full marks (test_a_snooping_notebook_reads_nothing...)."""
+    for name in ("key", "user_snoop", "bwrap04_snoop"):
         run = image["runs"][name]
         assert run["rc"] == 0, (name, run["log"])
         results = run["results"]
@@ -328,14 +339,14 @@ def test_run_autograder_grades_the_key_in_the_sandbox(image):
         assert sum(t["max_score"] for t in results["tests"]) == 15
         assert all(t["score"] == t["max_score"] for t in results["tests"]), name
     assert "runs as a user id of its own" not in image["runs"]["key"]["log"]
-    assert "runs as a user id of its own" in image["runs"]["user_key"]["log"]
+    assert "runs as a user id of its own" in image["runs"]["user_snoop"]["log"]
 
 
 def test_bubblewrap_0_4_from_debian_11_grades_in_its_sandbox(image):
     check = image["runs"]["check_bwrap04"]
     assert check["rc"] == 0, check["log"]
     assert check["log"].splitlines() == ["bubblewrap 0.4.1", "the sandbox works: bubblewrap 0.4.1"]
-    assert "runs as a user id of its own" not in image["runs"]["bwrap04_key"]["log"]
+    assert "runs as a user id of its own" not in image["runs"]["bwrap04_snoop"]["log"]
 
 
 def test_setup_in_debian_11_stops_with_the_reason(image):
@@ -357,7 +368,7 @@ def test_a_snooping_notebook_reads_nothing_and_sends_nothing_out(image, name):
     assert run["rc"] == 0, run["log"]
     assert run["results"]["score"] == 15, run["results"]  # it found nothing: it kept its answers
     everything = run["log"] + json.dumps(run["results"])
-    assert SECRET not in everything and "another student" not in everything
+    assert LEAK not in everything and "another student" not in everything
     assert run["exfiltrated"] is None  # /tmp: gone with the job (user) or never there (bwrap)
 
 
@@ -368,7 +379,7 @@ def test_the_snooping_notebook_finds_the_key_where_nothing_stops_it(image):
     assert run["rc"] == 0, run["log"]
     assert run["results"]["output"].startswith("WARNING: graded WITHOUT the sandbox")
     assert run["results"]["score"] < 15
-    assert SECRET.encode() in run["exfiltrated"] and b"'network'" in run["exfiltrated"]
+    assert LEAK.encode() in run["exfiltrated"] and b"'network'" in run["exfiltrated"]
     assert image["listener"] == 1  # its connection: none from the isolated runs (snoop, side effects)
 
 
@@ -380,8 +391,6 @@ def test_fakes_score_as_in_the_sandbox_without_namespaces(image):
         assert run["results"]["score"] == expected_score(assignment, f.fails), (name, run["results"])
         assert run["results"]["output"].startswith(f"status: {f.status}"), (name, run["results"]["output"])
         assert "homework-attack" not in run["tmp"], name  # written as the job's user, deleted after it
-    empty = image["runs"]["user_empty"]
-    assert empty["rc"] == 0 and empty["results"]["score"] == 0
 
 
 def test_no_student_is_told_of_a_bypass(image):

@@ -32,7 +32,7 @@ import pytest
 
 import perceptron
 from perceptron_homework import checks, grading, plain, sandbox
-from tests.support.homework_builds import homework_build
+from tests.support.homework_builds import PRIVATE_SECRET, homework_build
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOL = [sys.executable, "-m", "perceptron_homework"]   # the CLI, as `perceptron-homework` runs it
@@ -44,7 +44,11 @@ pytestmark = pytest.mark.filterwarnings("ignore:Traits should be given as instan
 
 # Fakes whose code hangs are graded with short limits, so that they reach them quickly; the
 # others with the tool's defaults, so that a loaded machine cannot make a slow cell look endless.
-HANG_LIMITS = {"cell": 10.0, "test": 5.0}
+# An endless loop burns CPU until its limit, once for its cell and once for every test that calls
+# it (about ten in all): 10 s and 5 s cost more CPU than the rest of the grading. 4 s and 2 s are
+# still far above what the hanging fakes' other cells and tests take (under 0.5 s each, the whole
+# key of homework 1 runs in 0.6 s of CPU).
+HANG_LIMITS = {"cell": 4.0, "test": 2.0}
 BACKSTOP = 120.0  # wall-clock seconds per submission; no fake may come near it
 # The outer limits of the grading command itself: a sandbox that let a fork bomb or a memory
 # hog through would still stop here (the kernel's own limits are 16 processes and 1 GiB).
@@ -212,8 +216,11 @@ SANDBOX_ATTACKS = ("attack_side_effects", "attack_fork_bomb", "attack_memory_hog
 
 FAKES = [
     *(fake(a, "full") for a in ASSIGNMENTS),
-    # sgn(0) = -1: only the tests with points on the hyperplane can tell.
-    fake("hw2_linear_classifiers", "sgn_zero_is_minus_one", SGN, SGN_FAILS),
+    # Three classic bugs are graded only inside the rebinding attacks below, which plant the same
+    # edit and must lose exactly the same tests (issue 35: one kernel less each): sgn(0) = -1 (only
+    # the tests with points on the hyperplane can tell) in homework 2's, the sign error in the update
+    # in homework 1's, the pocket loop that raises in homework 3's. A rebinding that changed a verdict
+    # would fail those fakes as a bug that went unnoticed would.
     # Passing the public tests without doing the work: the hidden tests catch both tricks (and the
     # public test of q4 the call to the package's prototype).
     fake("hw2_linear_classifiers", "special_cases_and_delegates",
@@ -228,7 +235,6 @@ FAKES = [
           ("    return float(np.min(functional_margins", ("    raise RuntimeError('not done')\n"
                                                           "    return float(np.min(functional_margins"))],
          [*names_of("hw2_linear_classifiers", "q1", "q3")], hangs=True),
-    fake("hw1_perceptron", "update_sign_error", SIGN_ERROR, SIGN_ERROR_FAILS),
     # The bias is never updated: everything that looks at b, but not the weights-only test.
     fake("hw1_perceptron", "bias_never_updated", [(UPDATE_RETURN, "return w + eta * y * np.asarray(x, dtype=float), b")],
          ["test_update_small_example", "test_update_bias_matches_reference", "test_train_small_example",
@@ -250,15 +256,17 @@ FAKES = [
          [(TRAIN_BODY, "    import sys, perceptron\n    sys.setprofile(None)\n    r = perceptron.train(X, y, eta=eta, "
                        "max_epochs=max_epochs)\n    return r.w, r.b, r.mistakes\n" + TRAIN_BODY)],
          ["test_train_visits_points_in_order"]),
-    fake("hw3_convergence", "pocket_raises", POCKET_RAISES, names_of("hw3_convergence", "q5")),
+    # Two independent bugs of homework 4 in one submission (issue 35: its kernel is the costliest,
+    # about 9 s of CPU; the multiclass questions q1-q2 and the network's q5 share no function, and
+    # the exact set of failures still says that each bug was caught, and nothing else failed).
     # The later class as the rival on a tie: from V = 0 every score ties, so the update, the
     # training loop and the count all change; not the update on random real scores (no ties).
-    fake("hw4_multiclass_networks", "later_class_on_a_tie", [("rival = tied[0]", "rival = tied[-1]")],
+    # And a gradient check that returns backprop's gradient instead of differencing the loss.
+    fake("hw4_multiclass_networks", "later_class_on_a_tie_and_gradient_check_returns_backprop",
+         [("rival = tied[0]", "rival = tied[-1]"), (NUMERIC_DOC, NUMERIC_DOC + BACKPROP_RETURN)],
          [*names_of("hw4_multiclass_networks", "q2"), "test_multiclass_update_small_example",
-          "test_multiclass_update_on_ties"]),
-    # A gradient check that returns backprop's gradient instead of differencing the loss.
-    fake("hw4_multiclass_networks", "gradient_check_returns_backprop", [(NUMERIC_DOC, NUMERIC_DOC + BACKPROP_RETURN)],
-         ["test_numeric_gradient_differentiates_point_loss", "test_gradient_gap_is_measured"]),
+          "test_multiclass_update_on_ties",
+          "test_numeric_gradient_differentiates_point_loss", "test_gradient_gap_is_measured"]),
     *attack_fakes("hw2_linear_classifiers", SGN, SGN_FAILS, on_the_sandbox=("attack_os_exit",)),
     *attack_fakes("hw1_perceptron", SIGN_ERROR, SIGN_ERROR_FAILS, on_the_sandbox=SANDBOX_ATTACKS),
     *attack_fakes("hw3_convergence", POCKET_RAISES, names_of("hw3_convergence", "q5"), REBIND_HW3),
@@ -459,11 +467,12 @@ def test_score_table(graded):
     assert list(rows["full"]) == ["student_id", "name", "email", "section", "lms_id", "sis_user_id", "sis_login_id",
                                   "submission", "submitted_at", "due", "late", "hours_late", "late_penalty", "q1",
                                   "q2", "q3", "q4", "autograded", "total", "possible", "written", "status", "reason"]
+    # attack_rebinding carries the sgn(0) = -1 bug (see FAKES)
     totals = {name: (rows[name]["total"], rows[name]["possible"], rows[name]["status"])
-              for name in ("full", "empty", "sgn_zero_is_minus_one", "special_cases_and_delegates")}
+              for name in ("full", "empty", "attack_rebinding", "special_cases_and_delegates")}
     assert totals == {"full": ("12", "12", "ok"), "empty": ("0", "12", "ok"),
-                      "sgn_zero_is_minus_one": ("10", "12", "ok"), "special_cases_and_delegates": ("7", "12", "ok")}
-    assert rows["sgn_zero_is_minus_one"]["q1"] == "1"
+                      "attack_rebinding": ("10", "12", "ok"), "special_cases_and_delegates": ("7", "12", "ok")}
+    assert rows["attack_rebinding"]["q1"] == "1"
     assert rows["attack_os_exit"]["total"] == "0" and rows["attack_os_exit"]["status"] == "error"
     assert rows["attack_os_exit"]["reason"] == "the kernel's output is unreadable"
 
@@ -525,26 +534,25 @@ def test_student_gets_feedback_from_grader_check(built, tmp_path):
 # ------------------------------------------------------------------------------ private variants
 
 
-def test_two_secrets_draw_different_hidden_data_and_the_key_passes_both(built, tmp_path, tmp_path_factory):
+def test_two_secrets_draw_different_hidden_data():
+    """The tests whose inputs come from the secret (RANDOM_TESTS) draw them anew under each secret; the
+    others do not.
+
+    That each answer key scores full marks under another secret than the public one (the key built
+    with it: every assignment's task changes with the secret) is not graded here any more (issue 35:
+    four otter assigns and four kernels). The same private secret's builds are graded, key by key, in
+    test_publishing.py's test_the_public_masters_code_fails_a_private_variant (homework 1),
+    test_homeworks_2_3.py's test_the_public_key_loses_points_under_a_private_build (homeworks 2 and 3)
+    and test_hw4.py's own (homework 4), each asserting the private key's full score; under the public
+    secret, the "full" fakes above."""
     for assignment in ASSIGNMENTS:
+        assert checks.variant(assignment, PRIVATE_SECRET) != checks.variant(assignment, checks.PUBLIC_SECRET)
         a, b = checks.plan(assignment, "first secret"), checks.plan(assignment, "second secret")
         public = checks.plan(assignment, checks.PUBLIC_SECRET)
         for name in checks.checks(assignment):
             args = [json.dumps([call.to_plain() for call in plan[name][0]]) for plan in (a, b, public)]
             uses_rng = name in RANDOM_TESTS[assignment]
             assert (args[0] != args[1] and args[0] != args[2]) == uses_rng, name
-    # The answer key scores full marks under the public secret (the "full" fakes) and under
-    # another: the key of an assignment whose task that secret changes (homework 1) is the one
-    # built with it (tests/homework/test_publishing.py checks that the public key fails there).
-    for assignment in ASSIGNMENTS:
-        folder = built[assignment]
-        if checks.variant(assignment, "second secret") != checks.variant(assignment, checks.PUBLIC_SECRET):
-            folder = homework_build(tmp_path_factory, assignment, secret="second secret")
-        key = tmp_path / f"{assignment}.ipynb"
-        key.write_bytes((folder / "autograder" / f"{assignment}.ipynb").read_bytes())
-        report = grading.grade([key], folder / "autograder" / f"{assignment}-autograder.zip",
-                               secret="second secret")[str(key)]
-        assert report["status"] == "ok" and not report["failures"], (assignment, report["failures"])
 
 
 # The tests whose inputs come from the secret: its random draws, or the data of the variant it
@@ -578,28 +586,32 @@ RANDOM_TESTS = {
 
 
 def test_secret_build_ships_the_secret_only_in_the_autograder(tmp_path_factory):
-    # The build under "second secret" that the test above grades (one otter assign for both).
-    out = homework_build(tmp_path_factory, "hw1_perceptron", secret="second secret")
+    # The private build test_publishing.py grades (one otter assign for both in a session).
+    out = homework_build(tmp_path_factory, "hw1_perceptron", secret=PRIVATE_SECRET)
     config = grading.Assignment.from_zip(out / "autograder" / "hw1_perceptron-autograder.zip")
-    assert config.secret == "second secret"
-    assert "second secret" not in (out / "student" / "hw1_perceptron.ipynb").read_text()
-    assert "second secret" not in (out / "manifest.json").read_text()
+    assert config.secret == PRIVATE_SECRET
+    for text in ((out / "student" / "hw1_perceptron.ipynb").read_text(), (out / "manifest.json").read_text()):
+        assert PRIVATE_SECRET not in text and json.dumps(PRIVATE_SECRET)[1:-1] not in text and "Tulip" not in text
 
 
 # ------------------------------------------------------------------------------------ Gradescope
 
 
-@pytest.mark.parametrize("which", ["key", "empty"])
-def test_gradescope_layout(built, tmp_path, which):
-    # Gradescope's layout in a scratch folder, run by the zip's run_autograder inside an outer
-    # bubblewrap sandbox without network; the dependencies are this project's .venv.
+def test_gradescope_layout(built, tmp_path):
+    """Gradescope's layout in a scratch folder, run by the zip's run_autograder inside an outer
+    bubblewrap sandbox without network; the dependencies are this project's .venv.
+
+    The answer key only (issue 35). The empty notebook it also graded is covered twice: its score
+    by test_empty_submission_scores_zero (homework 2's student notebook, 0 points, status ok) and
+    run_autograder's results.json of a notebook that scores nothing by test_autograder_image.py's
+    test_fakes_score_as_in_the_sandbox_without_namespaces (attack_os_exit: score 0, status error)."""
     assignment = "hw2_linear_classifiers"
     root = tmp_path / "autograder"
     (root / "submission").mkdir(parents=True)
     with zipfile.ZipFile(zip_of(built, assignment)) as zf:
         zf.extractall(root / "source")
-    view = "autograder" if which == "key" else "student"
-    (root / "submission" / f"{assignment}.ipynb").write_bytes((built[assignment] / view / f"{assignment}.ipynb").read_bytes())
+    (root / "submission" / f"{assignment}.ipynb").write_bytes(
+        (built[assignment] / "autograder" / f"{assignment}.ipynb").read_bytes())
     outer = [sandbox.bwrap(), "--unshare-net", "--unshare-pid", "--die-with-parent", "--ro-bind", "/", "/",
              "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
              # the checkout (and its .venv) again, read-only, in case it lives under /tmp (CI's clone may)
@@ -610,10 +622,10 @@ def test_gradescope_layout(built, tmp_path, which):
                           text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     results = json.loads((root / "results" / "results.json").read_text())
-    assert results["score"] == (12 if which == "key" else 0), results
+    assert results["score"] == 12, results
     assert len(results["tests"]) == 12 and sum(t["max_score"] for t in results["tests"]) == 12
     hidden = {t["name"] for t in results["tests"] if t["visibility"] == "after_published"}
-    assert len(hidden) == 8 and all(t["score"] == (t["max_score"] if which == "key" else 0) for t in results["tests"])
+    assert len(hidden) == 8 and all(t["score"] == t["max_score"] for t in results["tests"])
 
 
 # ------------------------------------------------------------------------------- the refusals

@@ -15,6 +15,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from perceptron_homework import checks
@@ -60,14 +61,55 @@ def test_build_refuses_a_confusing_secret(tmp_path, args, env, message):
 
 
 def test_a_secret_file_keeps_every_character_and_the_secret_is_never_printed(tmp_path, shared_wheel):
+    """A build from a private folder of masters (``--masters``, as an instructor's private repository)
+    with ``--secret-file``: the secret arrives whole and is never printed, the master read is the
+    private one, and (``$STUDENT_URL`` set, as ``repository.student_url`` in _config.yml) the student
+    notebook installs from the public student repository, never from the private one.
+
+    Issue 35: one otter assign for three checks that each built a homework of their own (this one,
+    test_publishing.py's build of a private master and test_student_repository.py's build with a
+    student repository). ``$HOMEWORK_SECRET_FILE``, which the same code reads when ``--secret-file``
+    is absent, is test_the_secret_file_may_come_from_the_environment's."""
+    from coursebook import setup_cell
+    from tests.homework.test_student_repository import PUBLIC, source_of
+
+    repo = tmp_path / "private-course"
+    (repo / "notebooks" / "homework").mkdir(parents=True)
+    nb = json.loads((ROOT / "notebooks" / "homework" / f"{HW}.ipynb").read_text())
+    title = next(c for c in nb["cells"] if c["cell_type"] == "markdown")
+    title["source"] = "".join(title["source"]) + "\n\nOnly in the instructor's private master.\n"
+    (repo / "notebooks" / "homework" / f"{HW}.ipynb").write_text(json.dumps(nb))
     secret_file = tmp_path / "secret.txt"
     secret_file.write_text(NASTY + "\n", encoding="utf-8")
-    done = cli([str(ROOT / "notebooks" / "homework" / f"{HW}.ipynb"), "--out", str(tmp_path / "out"),
-                "--no-run-tests"], HOMEWORK_SECRET_FILE=str(secret_file))
+    done = cli(["--masters", str(repo), "--secret-file", str(secret_file), "--out", str(tmp_path / "out"),
+                "--no-run-tests"], STUDENT_URL=PUBLIC)
     assert done.returncode == 0, done.stderr
     assert zip_secret(tmp_path / "out") == NASTY
     assert "Tulip" not in done.stdout + done.stderr
     assert "Tulip" not in (tmp_path / "out" / HW / "manifest.json").read_text()
+    notebook = tmp_path / "out" / HW / "student" / f"{HW}.ipynb"
+    student = notebook.read_text()
+    assert "Only in the instructor's private master." in student and "Tulip" not in student
+    handed_out = source_of(notebook)
+    assert handed_out.startswith(f"git+{PUBLIC}@v"), handed_out
+    assert setup_cell.repository_url() not in handed_out
+    # The rest of the cell is the homework template (otter-grader too), only the address differs.
+    cell = next(c for c in nbformat.read(notebook, as_version=4).cells if setup_cell.is_setup_cell(c))
+    assert cell.source == setup_cell.cell_source(True, url=PUBLIC)
+
+
+def test_the_secret_file_may_come_from_the_environment(tmp_path, monkeypatch):
+    """``$HOMEWORK_SECRET_FILE`` in place of ``--secret-file``: every character, the final newline dropped."""
+    import argparse
+
+    from perceptron_homework.cli import SECRET_FILE_ENV, build_secret
+
+    secret_file = tmp_path / "secret.txt"
+    secret_file.write_text(NASTY + "\n", encoding="utf-8")
+    monkeypatch.delenv("HOMEWORK_SECRET", raising=False)
+    monkeypatch.setenv(SECRET_FILE_ENV, str(secret_file))
+    assert SECRET_FILE_ENV == "HOMEWORK_SECRET_FILE"
+    assert build_secret(argparse.Namespace(secret_file=None, public=False)) == NASTY
 
 
 @pytest.fixture

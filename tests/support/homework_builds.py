@@ -40,6 +40,9 @@ from perceptron_homework.gradescope import locked
 ROOT = Path(__file__).resolve().parents[2]
 MASTERS = ROOT / "notebooks" / "homework"
 READY = "ready.json"
+# The private secret of the tests that need homework 1 under one (the one issue 22 saw mangled), so
+# that they share one build: test_publishing.py's variants, test_homework.py's secret hygiene.
+PRIVATE_SECRET = 'Tulip$Rose&"8831'
 
 
 def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
