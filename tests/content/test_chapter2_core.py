@@ -14,8 +14,7 @@ import json
 import re
 
 import perceptron as pc
-from coursebook import ROOT
-from coursebook import plan
+from coursebook import ROOT, plan
 
 from .test_core_cells_stand_alone import HEADING, MARKER, code_cells
 
