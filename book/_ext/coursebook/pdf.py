@@ -56,6 +56,7 @@ QUICK_CHECK_ANSWERS = "Quick-check answers"
 # and with less room than a title row, a line and a displayed formula it split right after the title.
 # A heading asks for more room than a box does, so that the box under it never needs a new page of its own
 # (which would leave the heading behind at the foot of the page).
+NEEDSPACE = r"\Needspace*{9\baselineskip}"
 KEEP_WITH_BODY = r"""\usepackage{needspace}
 \AddToHook{env/sphinxadmonition/before}{\Needspace*{9\baselineskip}}
 \AddToHook{cmd/section/before}{\Needspace*{16\baselineskip}}
@@ -409,6 +410,18 @@ def visit_exercise_latex(self, node) -> None:
     visit_exercise_enumerable_node(self, node)
 
 
+def label_on_the_box_page(visit):
+    """sphinx-proof's LaTeX visitor, preceded by the box's page check: it writes a block's
+    ``\\label`` just before the box, and the box's own ``\\Needspace`` (KEEP_WITH_BODY) could then
+    move the box to the next page without its label, so the proof index would name the page before."""
+
+    def visit_with_needspace(self, node) -> None:
+        self.body.append("\n" + NEEDSPACE)
+        visit(self, node)
+
+    return visit_with_needspace
+
+
 def no_xindy(app: Sphinx, config) -> None:
     config.latex_use_xindy = False  # makeindex ships with texlive-binaries; xindy is another package
 
@@ -502,6 +515,13 @@ def register(app: Sphinx) -> None:
     from sphinx_exercise.nodes import depart_exercise_enumerable_node, exercise_enumerable_node
 
     app.add_node(exercise_enumerable_node, override=True, latex=(visit_exercise_latex, depart_exercise_enumerable_node))
+    from sphinx_proof import nodes as proof
+
+    for node in proof.NODE_TYPES.values():
+        app.add_node(node, override=True,
+                     latex=(label_on_the_box_page(proof.visit_enumerable_node), proof.depart_enumerable_node))
+    app.add_node(proof.unenumerable_node, override=True,
+                 latex=(label_on_the_box_page(proof.visit_unenumerable_node), proof.depart_unenumerable_node))
     app.add_post_transform(SliderStrips)
     app.add_post_transform(PrintedProse)
     app.add_post_transform(ProofTitles)
