@@ -30,19 +30,25 @@ def cells(chapter) -> list[str]:
     return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
 
 
-def headings(chapter) -> list[tuple[int, str]]:
-    """(level, title) of every heading of the chapter's markdown, outside fenced blocks."""
-    found = []
+def walk(chapter):
+    """Each markdown line of the chapter, with its heading (level, title) where the line is one
+    outside fenced blocks, else None."""
     for text in cells(chapter):
         depth = 0  # inside ``` or ::: blocks
         for line in text.splitlines():
+            heading = None
             if line.strip() in ("```", ":::"):
                 depth = max(depth - 1, 0)
             elif line.startswith(("```", ":::")):
                 depth += 1
             elif (match := re.match(r"(#{1,6}) (.+)", line)) and depth == 0:
-                found.append((len(match.group(1)), match.group(2).strip()))
-    return found
+                heading = (len(match.group(1)), match.group(2).strip())
+            yield line, heading
+
+
+def headings(chapter) -> list[tuple[int, str]]:
+    """(level, title) of every heading of the chapter's markdown, outside fenced blocks."""
+    return [heading for _, heading in walk(chapter) if heading]
 
 
 def core_path(chapter) -> str:
@@ -133,19 +139,13 @@ def text_by_path(chapter) -> tuple[str, dict[str, str]]:
     """The chapter's markdown on the core path, and that of each optional section by its title (a
     subsection of an optional section counts as part of it); headings found as in :func:`headings`."""
     core, optional, level, title = [], {}, None, ""
-    for text in cells(chapter):
-        depth = 0
-        for line in text.splitlines():
-            if line.strip() in ("```", ":::"):
-                depth = max(depth - 1, 0)
-            elif line.startswith(("```", ":::")):
-                depth += 1
-            elif (match := re.match(r"(#{1,6}) (.+)", line)) and depth == 0:
-                if level is not None and len(match.group(1)) <= level:
-                    level = None
-                if level is None and match.group(2).strip().endswith(MARKER):
-                    level, title = len(match.group(1)), match.group(2).strip().removesuffix(MARKER)
-            (core if level is None else optional.setdefault(title, [])).append(line)
+    for line, heading in walk(chapter):
+        if heading:
+            if level is not None and heading[0] <= level:
+                level = None
+            if level is None and heading[1].endswith(MARKER):
+                level, title = heading[0], heading[1].removesuffix(MARKER)
+        (core if level is None else optional.setdefault(title, [])).append(line)
     return "\n".join(core), {name: "\n".join(lines) for name, lines in optional.items()}
 
 
