@@ -310,8 +310,7 @@ def page_passes() -> list:
 
 
 @pytest.mark.parametrize(("doc", "mode"), page_passes())
-def test_page_offline_accessible_and_legible(
-browser, server, axe_source, doc, mode):
+def test_page_offline_accessible_and_legible(browser, server, axe_source, doc, mode):
     """One load of the page per colour scheme (the theme reads the scheme only when the page loads),
     shared by every check that reads it, in an order where none changes what the next one reads.
 
