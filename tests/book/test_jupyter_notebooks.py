@@ -187,8 +187,13 @@ def test_code_and_outputs_are_the_committed_ones(doc):
     assert code == [("".join(c["source"]), [] if c["id"] in solved else [o for o in c["outputs"] if not is_slider(o)])
                     for c in source["cells"] if c["cell_type"] == "code"]
     assert nb["metadata"].get("widgets") == source["metadata"].get("widgets")
+    # The setup cell comes first, folded where the notebook is opened: a Colab form cell (Colab shows its
+    # title line, not the code), collapsed in JupyterLab (jupyter.source_hidden); its output stays shown.
     first = next(c for c in nb["cells"] if c["cell_type"] == "code")
-    assert "".join(first["source"]).startswith("# Setup: the book's `perceptron` package")
+    title, _, code = "".join(first["source"]).partition("\n")
+    assert title.startswith("# @title Setup") and first["metadata"].get("cellView") == "form", doc
+    assert code.startswith("# Setup: the book's `perceptron` package")
+    assert first["metadata"]["jupyter"].get("source_hidden") is True and "outputs_hidden" not in first["metadata"]["jupyter"]
 
 
 @pytest.mark.parametrize("doc", chapters())

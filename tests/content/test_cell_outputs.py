@@ -124,8 +124,10 @@ def test_rewriting_the_setup_cell_keeps_its_execution_count(tmp_path, monkeypatc
     notebook = nbformat.read(CHAPTERS[0], as_version=4)
     cell = next(c for c in notebook.cells if setup_cell.is_setup_cell(c))
     cell.source, cell.execution_count = cell.source + "\n# stale", 1
+    del cell.metadata["jupyter"]  # unfolded: the rewrite folds it again (JupyterLab shows it collapsed)
     path = tmp_path / CHAPTERS[0].name
     nbformat.write(notebook, path)
     assert setup_cell.update(path, homework=False, check=False)
     rewritten = next(c for c in nbformat.read(path, as_version=4).cells if setup_cell.is_setup_cell(c))
     assert rewritten.source == setup_cell.cell_source(False) and rewritten.execution_count == 1
+    assert rewritten.metadata["jupyter"] == {"source_hidden": True}

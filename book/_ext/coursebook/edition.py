@@ -179,7 +179,7 @@ def point_setup_cells(folder: Path, url: str) -> int:
         nb = nbformat.read(path, as_version=4)
         cells = [cell for cell in nb.cells if setup_cell.is_setup_cell(cell)]
         for cell in cells:
-            cell.source = setup_cell.cell_source("GRADER = " in cell.source, url=url)
+            setup_cell.write_source(cell, setup_cell.cell_source("GRADER = " in cell.source, url=url))
         if cells:
             nbformat.write(nb, path)
             count += 1

@@ -29,7 +29,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from . import myst, solutions
+from . import myst, setup_cell, solutions
 from .content import GATES, walk
 
 logger = logging.getLogger(__name__)
@@ -371,6 +371,8 @@ def convert(app: Sphinx, docname: str, base: str) -> dict:
             form_cell(cell, heading)
         elif "check" in cell["metadata"].get("tags", []):
             check_form(cell)
+        elif setup_cell.is_setup_cell(cell):
+            setup_cell.fold_for_colab(cell)
         for output in cell.get("outputs", []):
             slider_placeholder(output)
         described = description_cell(cell)

@@ -42,6 +42,10 @@ HOMEWORK = sorted((ROOT / "notebooks" / "homework").glob("hw*.ipynb"))
 DISTRIBUTION = "perceptron-course"
 FIRST_LINE = "# Setup: the book's `perceptron` package"
 TAGS = ["remove-cell"]  # hidden in the HTML book; nbval and every Jupyter still run it
+JUPYTER = {"source_hidden": True}  # folded in JupyterLab and Notebook 7 (a click shows it): nobody need read it
+# Colab ignores jupyter.source_hidden: it folds a form cell (cellView "form"), showing this first line's
+# title in place of the code. The Jupyter-native copies Colab opens get it (coursebook.notebooks).
+COLAB_TITLE = "# @title Setup: run this cell first (you need not read it)"
 
 TEMPLATE = '''\
 # Setup: the book's `perceptron` package; you need not read this cell.
@@ -130,8 +134,32 @@ def cell_source(homework: bool = False, url: str | None = None) -> str:
     return TEMPLATE.format(**fields)
 
 
+def _text(cell) -> str:
+    source = cell["source"]
+    return "".join(source) if isinstance(source, list) else source
+
+
 def is_setup_cell(cell) -> bool:
-    return cell.cell_type == "code" and cell.source.startswith(FIRST_LINE)
+    """The setup cell, in a committed notebook or in a Jupyter-native copy (after its Colab title)."""
+    text = _text(cell)
+    if text.startswith(COLAB_TITLE + "\n"):
+        text = text[len(COLAB_TITLE) + 1:]
+    return cell["cell_type"] == "code" and text.startswith(FIRST_LINE)
+
+
+def fold_for_colab(cell: dict) -> None:
+    """Make the setup cell a Colab form cell: titled ``COLAB_TITLE``, code folded; its output (the one
+    line saying what it installed) stays in view. Idempotent."""
+    if not _text(cell).startswith(COLAB_TITLE + "\n"):
+        cell["source"] = f"{COLAB_TITLE}\n{_text(cell)}"
+    cell["metadata"]["cellView"] = "form"
+    cell["metadata"].setdefault("jupyter", {}).update(JUPYTER)
+
+
+def write_source(cell, source: str) -> None:
+    """Give a setup cell the template's ``source``, keeping the Colab title of a Jupyter-native copy."""
+    titled = _text(cell).startswith(COLAB_TITLE + "\n")
+    cell["source"] = f"{COLAB_TITLE}\n{source}" if titled else source
 
 
 def update(path: Path, homework: bool, check: bool) -> bool:
@@ -141,17 +169,19 @@ def update(path: Path, homework: bool, check: bool) -> bool:
     existing = [i for i, cell in enumerate(nb.cells) if is_setup_cell(cell)]
     if existing:
         cell = nb.cells[existing[0]]
-        if cell.source == source and cell.metadata.get("tags") == TAGS and not cell.outputs:
+        folded = all(cell.metadata.get("jupyter", {}).get(k) is v for k, v in JUPYTER.items())
+        if cell.source == source and cell.metadata.get("tags") == TAGS and folded and not cell.outputs:
             return False
         if check:
             return True
         cell.source, cell.outputs = source, []   # its execution_count stays: the run it records is the chapter's
         cell.metadata["tags"] = TAGS
+        cell.metadata.setdefault("jupyter", {}).update(JUPYTER)
     else:
         if check:
             return True
         first_code = next(i for i, cell in enumerate(nb.cells) if cell.cell_type == "code")
-        cell = nbformat.v4.new_code_cell(source, metadata={"tags": TAGS})
+        cell = nbformat.v4.new_code_cell(source, metadata={"tags": TAGS, "jupyter": dict(JUPYTER)})
         cell.id = f"setup-{path.stem[:20]}"
         nb.cells.insert(first_code, cell)
     text = nbformat.writes(nb) + "\n"  # nbformat's own layout (indent=1), as the repository keeps it

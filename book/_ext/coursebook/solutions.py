@@ -39,7 +39,7 @@ from pathlib import Path
 
 from docutils import nodes
 
-from . import content, myst
+from . import content, myst, setup_cell
 
 
 def drop_from_doctree(app, doctree: nodes.document) -> None:
@@ -122,7 +122,8 @@ def fold_in_notebook(notebook: dict) -> bool:
         if want is not None and any(jupyter.get(k) is not v for k, v in want.items()):
             cell["metadata"].setdefault("jupyter", {}).update(want)
             changed = True
-        elif want is None and jupyter.get("source_hidden") and "check" not in cell["metadata"].get("tags", []):
+        elif (want is None and jupyter.get("source_hidden") and "check" not in cell["metadata"].get("tags", [])
+              and not setup_cell.is_setup_cell(cell)):
             raise ValueError(f"cell {cell.get('id')} is collapsed outside any solution")
     return changed
 
