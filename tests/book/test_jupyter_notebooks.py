@@ -234,7 +234,8 @@ def test_cells_of_a_gated_solution_are_folded(doc):
     """Code between {solution-start} and {solution-end} (an executed solution) is collapsed in the
     generated notebook, so a student sees the exercise, not its answer, until they expand it; in
     Colab it is a form cell, without the outputs Colab would show under its title. Check cells are
-    form cells too (folded in Colab, open in JupyterLab); no other code cell is folded."""
+    form cells too (folded in Colab, open in JupyterLab); so is the setup cell (folded in both); no
+    other code cell is folded."""
     nb, source = load(doc), json.loads((ROOT / f"{doc}.ipynb").read_text())
     inside, folded, exercise = False, 0, None
     made_cells = own_cells(nb)
@@ -258,6 +259,8 @@ def test_cells_of_a_gated_solution_are_folded(doc):
         elif "check" in cell["metadata"].get("tags", []):   # folded in the book: a form in Colab
             assert made["metadata"].get("cellView") == "form", f"{doc}: {cell['id']} is no form cell"
             assert "".join(made["source"]).split("\n", 1)[0] == CHECK_TITLE, f"{doc}: {cell['id']}"
+        elif text.startswith("# Setup:"):   # removed from the book, folded where the notebook opens
+            assert made["metadata"].get("cellView") == "form" and made["metadata"]["jupyter"]["source_hidden"], doc
         else:
             assert "cellView" not in made["metadata"], f"{doc}: {cell['id']} is folded in Colab"
             assert not made["metadata"].get("jupyter", {}).get("source_hidden"), f"{doc}: {cell['id']}"
