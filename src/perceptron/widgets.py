@@ -224,6 +224,10 @@ class SliderFigure:
         return bundle
 
 
+def _signed(label: int) -> str:
+    return "+1" if label > 0 else "−1"
+
+
 def describe_classifier(X: Any, y: Any, w: Any, b: float, *, unit: str = "") -> str:
     """A linear classifier on labelled points in words, for a figure's alt text.
 
@@ -262,11 +266,14 @@ boundary at distance 1.5 from the origin, normal w pointing at 0°
     n, pos = len(y), int(np.sum(y == 1))
     norm = float(np.linalg.norm(w))
     rounding = 1e-9 * (norm * float(np.linalg.norm(X, axis=1).max(initial=0.0)) + abs(b))
+    counts = f"{n} points ({pos} labelled +1, {n - pos} labelled −1)"
+    if norm == 0:  # no boundary, no sides: sgn(b) is every prediction (sgn(0) = +1)
+        label = 1 if b >= 0 else -1
+        errors = int(np.sum(y != label))
+        return (f"{counts}; no boundary (w = 0): every point is predicted {_signed(label)}, "
+                f"so its errors are the points labelled {_signed(-label)}: {errors}")
     wrong = int(np.sum(y * (X @ w + b) <= rounding))
-    text = (f"{n} points ({pos} labelled +1, {n - pos} labelled −1), "
-            f"{wrong} on the wrong side or on the boundary")
-    if norm == 0:
-        return text + "; no boundary (w = 0)"
+    text = f"{counts}, {wrong} on the wrong side or on the boundary"
     if X.shape[1] == 2:
         angle = float(np.degrees(np.arctan2(w[1], w[0]))) % 360
         text += (f"; boundary at distance {abs(b) / norm:.3g}{unit} from the origin, "

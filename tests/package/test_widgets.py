@@ -150,8 +150,12 @@ def test_describe_classifier_counts_wrong_points_and_places_the_boundary():
     assert "distance 2 from the origin" in text and "pointing at 0°" in text
     assert describe_classifier(X, y, [0.0, -2.0], 0.0).endswith(
         "distance 0 from the origin, normal w pointing at 270°")
+    # w = 0 has no boundary: sgn(b) predicts every point (sgn(0) = +1), and the errors are the other label's
+    # points, as chapter 2's printout counts them (not all the points, which the score test y(w.x + b) <= 0 finds).
     assert describe_classifier(X, y, [0.0, 0.0], 0.0).endswith(
-        "3 on the wrong side or on the boundary; no boundary (w = 0)")
+        "no boundary (w = 0): every point is predicted +1, so its errors are the points labelled −1: 2")
+    assert describe_classifier(X, y, [0.0, 0.0], -0.5).endswith(
+        "every point is predicted −1, so its errors are the points labelled +1: 1")
     with pytest.raises(ValueError, match="must agree"):
         describe_classifier(X, y[:2], [1.0, 0.0], 0.0)
 
