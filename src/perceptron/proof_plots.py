@@ -1,4 +1,5 @@
-"""Figures of the convergence proof (chapter 5), drawn from :func:`perceptron.proof_quantities`."""
+"""Figures of the convergence proof (chapter 5), drawn from :func:`perceptron.proof_quantities`, and
+the picture of the augmented margin that the bound for the default bias uses."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from matplotlib.ticker import MaxNLocator
 
 from ._style import BOUNDARY_COLOR, CLASS_COLORS, TITLE_Y, new_axes
 from ._ticks import plain_log_ticks
-from ._validation import check_study
+from ._validation import check_scalar, check_study, check_w, check_Xy
 from .proof import ProofQuantities
 
 _LARGE = 12  # points: type that stays legible where a wide figure is shrunk to a column or a phone
+_PHONE = 10.5  # points: at least 10 px where a figure 4.8 in wide is shown 340 px wide
 
 
 def whole_bound(bound: float) -> int:
@@ -236,3 +238,124 @@ def race_slider(races: dict, study: np.ndarray, *, initial: int = 0):
                 f"left one ringed, all below the diagonal mistakes = bound.")
 
     return SliderFigure(draw, list(races), name="prescribed margin", fmt="{:.3g}", initial=initial, alt=describe)
+
+
+def plot_lifted_margin(X, y, w, b: float) -> Figure:
+    """Points of the plane lifted to height 1, ``(x_i, 1)``, with the plane through the origin of
+    normal ``(w, b)`` and the line ``w.x + b = 0`` where that plane cuts the sheet ``z = 1``.
+
+    Top, in 3-D (height stretched so that the tilt shows): the sheet of lifted points, the plane
+    and the line. Bottom, the same seen along the line, at equal scale (the plane and the line are
+    unchanged along it, so every distance shows at its true length): the sheet and the plane are
+    lines there, and the closest point's two distances form a right triangle, its distance to the
+    plane ``y_i (w.x_i + b) / sqrt(||w||^2 + b^2)`` a side and its distance to the line in the sheet
+    ``y_i (w.x_i + b) / ||w||`` the hypotenuse. The first is the margin of the lifted points under
+    that plane; its largest value over all planes through the origin is the augmented margin of
+    chapter 5's bound for ``bias="one"``. It is smaller (strictly when ``b != 0``): the plane is tilted.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, 2)
+    y : array_like of shape (n_samples,), labels in {-1, +1}
+    w : array_like of shape (2,), non-zero
+    b : float
+        A line ``w.x + b = 0`` that separates the data, e.g. that of :func:`perceptron.max_margin`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two axes, the 3-D view and the side view; in the side view the two distances are lines
+        labelled "to the plane: ..." and "to the line: ...".
+
+    Raises
+    ------
+    ValueError
+        On invalid data, a zero ``w`` (the plane would be parallel to the sheet and cut no line),
+        or a line that does not separate the data (it has no margin to draw).
+
+    Examples
+    --------
+    >>> fig = plot_lifted_margin([[2.0, 0.0], [-2.0, 0.0]], [1, -1], [1.0, 0.0], 0.0)
+    >>> [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
+    ['to the plane: 2.00', 'to the line: 2.00']
+    >>> fig = plot_lifted_margin([[2.0, 0.0], [0.0, 0.0]], [1, -1], [1.0, 0.0], -1.0)
+    >>> [t.get_text() for t in fig.axes[1].get_legend().get_texts()]  # 1 / sqrt(2): tilted
+    ['to the plane: 0.71', 'to the line: 1.00']
+    >>> plt.close("all")
+    """
+    from matplotlib.patches import Patch
+
+    from ._style import ACCENT_COLOR, CLASS_LABELS, CLASS_MARKERS
+
+    X, y = check_Xy(X, y, plane=True)
+    w, b = check_w(w, 2), check_scalar(b, "b")
+    norm_w = float(np.hypot(*w))
+    if norm_w == 0.0:
+        raise ValueError("w is the zero vector: the plane with normal (0, 0, b) is parallel to the sheet z = 1 "
+                         "and cuts no line in it")
+    scores = y * (X @ w + b)
+    if scores.min() <= 0:
+        raise ValueError(f"the line w.x + b = 0 does not separate the data: {int(np.sum(scores <= 0))} points have "
+                         "y (w.x + b) <= 0, so it has no margin to draw")
+    norm = float(np.hypot(norm_w, b))
+    i = int(np.argmin(scores))
+    fig = plt.figure(figsize=(4.8, 6.2))
+    ax = fig.add_axes((0.0, 0.37, 1.0, 0.56), projection="3d")
+    side = fig.add_axes((0.15, 0.08, 0.8, 0.27))
+    lo, hi = float(X.min()) - 0.5, float(X.max()) + 0.5
+    grid = np.array([lo, hi])
+    ax.plot_surface(*np.meshgrid(grid, grid), np.ones((2, 2)), color="0.6", alpha=0.18, shade=False)
+    # The plane as a strip from z = 0 (the origin's height) to z = 2, spanned by the line's direction
+    # ``along`` and by ``up``, the steepest direction up the plane (its z component ||w|| / norm > 0).
+    along = np.array([-w[1], w[0], 0.0]) / norm_w
+    up = np.append(-b * w / norm_w, norm_w) / norm
+    s, t = np.meshgrid(np.array([-1.0, 1.0]) * (hi - lo) / 2, np.array([0.0, 2.0 / up[2]]))
+    strip = s[..., None] * along + t[..., None] * up
+    ax.plot_surface(*strip.transpose(2, 0, 1), color=ACCENT_COLOR, alpha=0.25, shade=False)
+    middle = np.append(-b * w / norm_w**2, 1.0)
+    ax.plot(*(middle + np.outer([-1.0, 1.0], along) * (hi - lo) / 2).T, color=BOUNDARY_COLOR, lw=2)
+    ax.plot([0], [0], [0], "k+", ms=9, mew=2)
+    # Side view: the coordinate across the line, a = w.x / ||w||, and the height z.
+    across = X @ w / norm_w
+    for label in (1, -1):
+        pts, style = X[y == label], {"ls": "none", "marker": CLASS_MARKERS[label], "color": CLASS_COLORS[label],
+                                     "mec": "white", "mew": 0.5, "ms": 5}
+        ax.plot(pts[:, 0], pts[:, 1], np.ones(len(pts)), **style)
+        side.plot(across[y == label], np.ones(len(pts)), **style)
+    ax.set(zlim=(0, 2), xlim=(lo, hi), ylim=(lo, hi))
+    for name, label in (("x", "x\u2081"), ("y", "x\u2082"), ("z", "z")):
+        getattr(ax, f"set_{name}label")(label, fontsize=_PHONE)
+    ax.set_box_aspect((1, 1, 0.55))
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(MaxNLocator(4, integer=True))
+    ax.set_zticks([0, 1, 2])
+    ax.view_init(elev=16, azim=-35)
+    cross = -b / norm_w                          # where the line crosses the side view's sheet
+    seen = np.array([cross - 2.0, cross + 2.0])
+    side.plot(seen, [1, 1], color="0.55", lw=6, alpha=0.35, solid_capstyle="butt")
+    up2 = np.array([-b, norm_w]) / norm
+    side.plot(*np.outer([-0.3 / up2[1], 2.0 / up2[1]], up2).T, color=ACCENT_COLOR, lw=6, alpha=0.45,
+              solid_capstyle="butt")
+    side.plot([cross], [1], "o", ms=7, color=BOUNDARY_COLOR)
+    side.plot([0], [0], "k+", ms=9, mew=2)
+    point = np.array([across[i], 1.0])
+    foot = point - scores[i] * y[i] * np.array([norm_w, b]) / norm**2
+    side.plot(*np.array([point, foot]).T, color=ACCENT_COLOR, lw=2.5, label=f"to the plane: {scores[i] / norm:.2f}")
+    side.plot([point[0], cross], [1, 1], color=BOUNDARY_COLOR, lw=1.5, ls=":",
+              label=f"to the line: {scores[i] / norm_w:.2f}")
+    side.set(xlim=seen, ylim=(-0.3, 1.9), aspect="equal")
+    side.set_xlabel("across the line: w·x / ‖w‖", fontsize=_PHONE)
+    side.set_ylabel("z", fontsize=_PHONE)
+    side.set_title("seen along the line, true lengths", fontsize=_PHONE)
+    side.legend(loc="lower left", fontsize=_PHONE, framealpha=0.85, handlelength=1.5)
+    for axes in (ax, side):
+        axes.tick_params(labelsize=_PHONE)
+    handles = [Patch(color="0.6", alpha=0.35), Patch(color=ACCENT_COLOR, alpha=0.45),
+               plt.Line2D([], [], color=BOUNDARY_COLOR, lw=2), plt.Line2D([], [], color="k", marker="+", ls="none",
+                                                                       ms=9, mew=2)]
+    handles += [plt.Line2D([], [], ls="none", marker=CLASS_MARKERS[c], color=CLASS_COLORS[c]) for c in (1, -1)]
+    labels = ["sheet z = 1", "plane, normal (w, b)", "line w·x + b = 0", "origin", f"(x, 1), {CLASS_LABELS[1]}",
+              f"(x, 1), {CLASS_LABELS[-1]}"]
+    fig.legend(handles, labels, loc="upper center", ncols=2, fontsize=_PHONE, frameon=False, borderaxespad=0.2,
+               handlelength=1.5, columnspacing=1.2)
+    return fig

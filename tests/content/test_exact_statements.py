@@ -304,3 +304,26 @@ def test_chapter_5_core_proves_one_hypothesis_at_every_update_that_occurs():
     bias = text[text.index("## With a bias"):text.index("### The theorem for the default bias (optional)")]
     assert r"$(\tilde R/\tilde\gamma^\star)^2$" in bias and "{prf:ref}`ch5-thm-one`" in bias
     assert ":label: ch5-thm-one" not in bias
+
+
+def test_chapter_5_draws_the_augmented_margin_on_its_core_and_the_home_page_points_there():
+    """Issue 32: first-year readers found the augmented margin (a max-of-min over planes through the
+    origin of R^(d+1)) the hardest step. The core's bias section, labelled ch5-lifted-margin, draws the
+    lifted points with the tilted plane (a cell of that section, before its optional subsection) and
+    states both distances of the closest point with the numbers the cell prints, the one to the plane
+    the smaller; the whole game links there instead of deferring the picture."""
+    cells_ = json.loads((ROOT / "notebooks" / "05_convergence.ipynb").read_text(encoding="utf-8"))["cells"]
+    sources = ["".join(c["source"]) for c in cells_]
+    start = next(i for i, s in enumerate(sources) if s.startswith("(ch5-lifted-margin)=\n## With a bias:"))
+    end = next(i for i, s in enumerate(sources) if s.startswith("### The theorem for the default bias (optional)"))
+    figure = next(i for i in range(start, end) if "plot_lifted_margin(" in sources[i])
+    printed = "".join("".join(o.get("text", "")) for o in cells_[figure]["outputs"])
+    to_line, to_plane = re.search(r"closest point: ([\d.]+) from the line, ([\d.]+) from the plane", printed).groups()
+    assert float(to_plane) < float(to_line)
+    bias = one_line("\n".join(s for i, s in enumerate(sources[start:end], start) if cells_[i]["cell_type"] == "markdown"))
+    assert rf"y_i (w \cdot x_i + b)/\lVert w \rVert = {to_line}$ from the line" in bias
+    assert rf"y_i (w \cdot x_i + b)/\sqrt{{\lVert w \rVert^2 + b^2}} = {to_plane}$ from the plane" in bias
+    assert "cuts the sheet along the line" in bias and "*augmented margin*" in bias
+    home = (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
+    whole_game = home.split("## The whole game in ten minutes", 1)[1].split("\n## ", 1)[0]
+    assert "<ch5-lifted-margin>`" in whole_game and "You need not picture it" not in whole_game

@@ -390,3 +390,81 @@ def test_race_slider_has_a_frame_per_margin_and_rings_the_run():
     assert "(10 to 30 mistakes)" in slider.alt_text(0.01)
     with pytest.raises(ValueError, match="no dataset in study"):
         race_slider({0.5: q, 0.1: q}, study)
+
+
+# --- the lifted (augmented) margin of chapter 5 -------------------------------------------------
+
+def _segment(ax, prefix):
+    line, = [ln for ln in ax.get_lines() if ln.get_label().startswith(prefix)]
+    return line.get_xydata()
+
+
+def test_lifted_margin_picture_draws_the_distance_to_the_plane_shorter_than_to_the_line():
+    """Chapter 2's thirty points and chapter 4's maximum-margin line: the side view's segment to the
+    plane has length y (w.x + b) / sqrt(|w|^2 + b^2), at right angles to the plane, and the segment to
+    the line y (w.x + b) / |w|; for these points the first is the augmented margin itself."""
+    from perceptron import datasets, max_margin
+    from perceptron.proof_plots import plot_lifted_margin
+
+    X, y = datasets.make_separable(30, margin=0.3, radius=4.0, seed=7)
+    best = max_margin(X, y)
+    side = plot_lifted_margin(X, y, best.w, best.b).axes[1]
+    to_plane, to_line = _segment(side, "to the plane"), _segment(side, "to the line")
+    normal = np.append(best.w, best.b)
+    closest = np.min(y * (X @ best.w + best.b))
+    assert np.linalg.norm(np.diff(to_plane, axis=0)) == pytest.approx(closest / np.linalg.norm(normal))
+    assert np.linalg.norm(np.diff(to_line, axis=0)) == pytest.approx(closest / np.linalg.norm(best.w))
+    step = np.diff(to_plane, axis=0)[0]       # along (||w||, b), the plane's normal in the side view
+    assert step[0] * best.b - step[1] * np.linalg.norm(best.w) == pytest.approx(0, abs=1e-12)
+    lifted = max_margin(np.column_stack([X, np.ones(len(X))]), y, bias="none").gamma
+    assert closest / np.linalg.norm(normal) == pytest.approx(lifted, rel=1e-6)
+    assert lifted < closest / np.linalg.norm(best.w) == pytest.approx(best.gamma)
+
+
+def test_lifted_margin_picture_lifts_the_points_to_the_sheet_and_puts_the_line_on_the_plane():
+    from perceptron.proof_plots import plot_lifted_margin
+
+    X, y, w, b = np.array([[2.0, 1.0], [0.0, -1.0], [3.0, 3.0]]), np.array([1, -1, 1]), np.array([1.0, 1.0]), -1.0
+    ax3d = plot_lifted_margin(X, y, w, b).axes[0]
+    points = np.vstack([np.array(ln.get_data_3d()).T for ln in ax3d.get_lines() if ln.get_marker() in ("o", "s")])
+    assert sorted(map(tuple, points[:, :2])) == sorted(map(tuple, X)) and np.all(points[:, 2] == 1.0)
+    line, = [np.array(ln.get_data_3d()).T for ln in ax3d.get_lines() if ln.get_linewidth() == 2]
+    assert np.allclose(line[:, 2], 1.0) and np.allclose(line @ np.append(w, b), 0.0)
+
+
+def test_lifted_margin_picture_is_the_same_for_every_positive_multiple_of_w_and_b():
+    from perceptron.proof_plots import plot_lifted_margin
+
+    X, y = np.array([[2.0, 0.0], [0.0, 0.0], [3.0, 1.0]]), np.array([1, -1, 1])
+    texts = [[t.get_text() for t in plot_lifted_margin(X, y, c * np.array([1.0, 0.0]), -c).axes[1]
+              .get_legend().get_texts()] for c in (1.0, 7.5)]
+    assert texts[0] == texts[1] == ["to the plane: 0.71", "to the line: 1.00"]
+
+
+@pytest.mark.parametrize(("X", "w", "b", "message"), [
+    ([[1.0, 0.0], [-1.0, 0.0]], [0.0, 0.0], 1.0, "zero vector: the plane .* parallel to the sheet"),
+    ([[1.0, 0.0], [-1.0, 0.0]], [-1.0, 0.0], 0.0, "does not separate the data: 2 points"),
+    ([[1.0, 0.0], [-1.0, 0.0]], [1.0, 0.0], 1.5, "does not separate the data: 1 points"),
+    ([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]], [1.0, 0.0], 0.0, "shape \\(n, 2\\)"),
+])
+def test_lifted_margin_picture_refuses_what_it_cannot_draw(X, w, b, message):
+    from perceptron.proof_plots import plot_lifted_margin
+
+    with pytest.raises(ValueError, match=message):
+        plot_lifted_margin(X, [1, -1], w, b)
+
+
+def test_lifted_margin_picture_stays_legible_on_a_phone():
+    """As for the proof's panels: every text at least 10 px where the figure is shown 340 px wide."""
+    from matplotlib.text import Text
+
+    from perceptron import datasets, max_margin
+    from perceptron.proof_plots import plot_lifted_margin
+
+    X, y = datasets.make_separable(30, margin=0.3, radius=4.0, seed=7)
+    best = max_margin(X, y)
+    fig = plot_lifted_margin(X, y, best.w, best.b)
+    fig.canvas.draw()
+    shown = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    assert len(shown) > 15
+    assert min(t.get_fontsize() for t in shown) / 72 * 340 / fig.get_size_inches()[0] >= 10
