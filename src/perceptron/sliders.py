@@ -105,7 +105,8 @@ def direction_slider(X: Any, y: Any, b: float, angles: Sequence[int], *, initial
 def updates_slider(X: Any, y: Any, run: Any, *, initial: int = 0) -> SliderFigure:
     """Chapter 2's slider: a recorded run, one update at a time.
 
-    Position ``k`` shows the boundary after update ``k`` (solid), the one before it (dashed), the
+    Position ``k`` shows the boundary after update ``k`` (solid), the one before it (dashed; none
+    before update 1, where ``w = 0``), the
     point of the update (ringed) and, in the title, the errors of ``(w_k, b_k)`` (points with
     ``sgn(w · x + b) != y``). Position 0 is the start ``w = 0``, ``b = 0``.
 
@@ -140,15 +141,17 @@ def updates_slider(X: Any, y: Any, run: Any, *, initial: int = 0) -> SliderFigur
         u = history[k - 1]  # update k; u.epoch: the pass it happened in
         ax = plot_classifier(X, y, w, b, highlight=u.index, legend=False,
                              title=f"update {k} (epoch {u.epoch}) on point {u.index}: {errors[k]} errors left")
-        plot_hyperplane(*states[k - 1], ax, shade=False, normal=False, linestyle="--", label=None)
+        if np.any(states[k - 1][0]):  # before update 1, w = 0: no boundary to dash (nor its note)
+            plot_hyperplane(*states[k - 1], ax, shade=False, normal=False, linestyle="--", label=None)
         return ax.figure
 
     def describe(k: int) -> str:
         if k == 0:
             return "Start, w = 0 and b = 0: " + describe_classifier(X, y, *states[0])
         u = history[k - 1]
-        return (f"After update {k} (epoch {u.epoch}) on the ringed point {u.index}, previous boundary "
-                "dashed: " + describe_classifier(X, y, *states[k]))
+        before = "previous boundary dashed" if np.any(states[k - 1][0]) else "no boundary before it (w was 0)"
+        return (f"After update {k} (epoch {u.epoch}) on the ringed point {u.index}, {before}: "
+                + describe_classifier(X, y, *states[k]))
 
     return SliderFigure(draw, list(range(len(states))), name="update k", initial=initial, alt=describe)
 

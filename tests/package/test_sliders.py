@@ -70,6 +70,12 @@ def test_updates_slider_has_a_frame_per_update_and_dashes_the_previous_boundary(
     assert _title(fig) == f"update {k} (epoch {u.epoch}) on point {u.index}: 0 errors left"
     assert any(line.get_linestyle() == "--" for line in fig.axes[0].get_lines())
     assert f"on the ringed point {u.index}" in slider.alt_text(k)
+    # Update 1 follows w = 0, which has no boundary: nothing dashed, and no "w = 0" note on the
+    # picture of a w that is no longer 0 (a first-year reader took it for the current state).
+    first = slider.draw(1)
+    assert not any(line.get_linestyle() == "--" for line in first.axes[0].get_lines())
+    assert not [t.get_text() for t in first.axes[0].texts if "w = 0" in t.get_text()]
+    assert "no boundary before it (w was 0)" in slider.alt_text(1)
 
 
 def test_eta_slider_shows_both_runs_and_the_start_per_learning_rate():
