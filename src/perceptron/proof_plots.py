@@ -277,10 +277,10 @@ def plot_lifted_margin(X, y, w, b: float) -> Figure:
     --------
     >>> fig = plot_lifted_margin([[2.0, 0.0], [-2.0, 0.0]], [1, -1], [1.0, 0.0], 0.0)
     >>> [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
-    ['to the plane: 2.00', 'to the line: 2.00']
+    ['the line, seen end-on', 'to the plane: 2.00', 'to the line: 2.00']
     >>> fig = plot_lifted_margin([[2.0, 0.0], [0.0, 0.0]], [1, -1], [1.0, 0.0], -1.0)
     >>> [t.get_text() for t in fig.axes[1].get_legend().get_texts()]  # 1 / sqrt(2): tilted
-    ['to the plane: 0.71', 'to the line: 1.00']
+    ['the line, seen end-on', 'to the plane: 0.71', 'to the line: 1.00']
     >>> plt.close("all")
     """
     from matplotlib.patches import Patch
@@ -336,7 +336,7 @@ def plot_lifted_margin(X, y, w, b: float) -> Figure:
     up2 = np.array([-b, norm_w]) / norm
     side.plot(*np.outer([-0.3 / up2[1], 2.0 / up2[1]], up2).T, color=ACCENT_COLOR, lw=6, alpha=0.45,
               solid_capstyle="butt")
-    side.plot([cross], [1], "o", ms=7, color=BOUNDARY_COLOR)
+    side.plot([cross], [1], "o", ms=7, color=BOUNDARY_COLOR, label="the line, seen end-on")
     side.plot([0], [0], "k+", ms=9, mew=2)
     point = np.array([across[i], 1.0])
     foot = point - scores[i] * y[i] * np.array([norm_w, b]) / norm**2

@@ -438,7 +438,7 @@ def test_lifted_margin_picture_is_the_same_for_every_positive_multiple_of_w_and_
     X, y = np.array([[2.0, 0.0], [0.0, 0.0], [3.0, 1.0]]), np.array([1, -1, 1])
     texts = [[t.get_text() for t in plot_lifted_margin(X, y, c * np.array([1.0, 0.0]), -c).axes[1]
               .get_legend().get_texts()] for c in (1.0, 7.5)]
-    assert texts[0] == texts[1] == ["to the plane: 0.71", "to the line: 1.00"]
+    assert texts[0] == texts[1] == ["the line, seen end-on", "to the plane: 0.71", "to the line: 1.00"]
 
 
 @pytest.mark.parametrize(("X", "w", "b", "message"), [
