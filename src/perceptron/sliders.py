@@ -270,7 +270,7 @@ def turning_slider(X: Any, y: Any, best: Any, pivot: Any, turns: Sequence[int], 
         gamma = geometric_margin(X, y, w, b)
         fig, (ax, ax2) = plt.subplots(1, 2, figsize=(8.6, 3.7))
         fig.subplots_adjust(left=0.07, right=0.98, bottom=0.14, top=0.91, wspace=0.3)
-        plot_margin(X, y, w, b, ax, legend=False, title=f"turned {theta:+d}°: margin {gamma:+.4f}")
+        plot_margin(X, y, w, b, ax, legend=False, title=f"turned {theta:+d}°: margin {gamma:+.4f} (ringed)")
         plot_hyperplane(best.w, best.b, ax, shade=False, normal=False, color="0.5", linestyle=":")
         ax2.plot(fine, curve, color="k", lw=1)
         ax2.axhline(best.gamma, color=ACCENT_COLOR, ls="--", lw=1)
@@ -282,7 +282,7 @@ def turning_slider(X: Any, y: Any, best: Any, pivot: Any, turns: Sequence[int], 
     def describe(theta: int) -> str:
         w, b = turned_line(best.w, pivot, theta)
         return (f"Left: the maximum-margin line turned {theta:+d}°, margin "
-                f"{geometric_margin(X, y, w, b):+.4f} against "
+                f"{geometric_margin(X, y, w, b):+.4f} (set by the ringed point) against "
                 f"γ* = {best.gamma:.4f} (dotted line); "
                 + describe_classifier(X, y, w, b)
                 + ". Right: the margin against the rotation, -90° to 90°.")
