@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from coursebook.setup_cell import is_setup_cell
+
 ROOT = Path(__file__).resolve().parents[2]
 HTML = ROOT / "_build" / "html"
 JUPYTER = ROOT / "_build" / "jupyter"
@@ -259,7 +261,7 @@ def test_cells_of_a_gated_solution_are_folded(doc):
         elif "check" in cell["metadata"].get("tags", []):   # folded in the book: a form in Colab
             assert made["metadata"].get("cellView") == "form", f"{doc}: {cell['id']} is no form cell"
             assert "".join(made["source"]).split("\n", 1)[0] == CHECK_TITLE, f"{doc}: {cell['id']}"
-        elif text.startswith("# Setup:"):   # removed from the book, folded where the notebook opens
+        elif is_setup_cell(cell):   # removed from the book, folded where the notebook opens
             assert made["metadata"].get("cellView") == "form" and made["metadata"]["jupyter"]["source_hidden"], doc
         else:
             assert "cellView" not in made["metadata"], f"{doc}: {cell['id']} is folded in Colab"

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from coursebook.setup_cell import is_setup_cell
 from tests.support.browser import CHROMIUM
 from tests.support.lab import (
     LABEXTENSIONS,
@@ -194,7 +195,7 @@ def test_gated_solutions_stay_folded_and_no_gate_shows_as_source(solution_lab, s
     # (jupyter.outputs_hidden). Every folded cell must stay folded through Run All, every other show.
     folded = [i for i, c in enumerate(nb["cells"]) if c["metadata"].get("jupyter", {}).get("source_hidden")]
     hidden = [i for i, c in enumerate(nb["cells"]) if c["metadata"].get("jupyter", {}).get("outputs_hidden")]
-    setup = [i for i, c in enumerate(nb["cells"]) if "".join(c["source"]).startswith("# Setup:")]
+    setup = [i for i, c in enumerate(nb["cells"]) if is_setup_cell(c)]
     assert len(setup) == 1 and setup[0] in folded, f"{chapter}: the setup cell is not folded (python -m coursebook.setup_cell)"
     solution = [i for i in folded if "check" not in nb["cells"][i]["metadata"].get("tags", []) and i not in setup]
     assert solution, f"{chapter}: no cell of a gated solution is folded (run python -m coursebook.solutions)"

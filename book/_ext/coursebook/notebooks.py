@@ -30,7 +30,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from . import myst, setup_cell, solutions
-from .content import GATES, walk
+from .content import GATES, source, walk
 
 logger = logging.getLogger(__name__)
 
@@ -284,16 +284,21 @@ def fold(cell: dict, pieces: list[str], marks: list[tuple[str, str]], inside: bo
 FOLDED_NOTE = "*The cells down to the end of this solution are folded; expand them to see it.*"
 
 
+def colab_form(cell: dict, title: str) -> None:
+    """A code cell folded in Colab: a form cell (``cellView: form``) whose first line, the ``#@title``
+    line ``title``, Colab shows in place of the code (its outputs stay shown)."""
+    cell["source"] = f"{title}\n{source(cell)}"
+    cell["metadata"]["cellView"] = "form"
+
+
 def form_cell(cell: dict, heading: str) -> None:
-    """A solution's code cell folded in Colab (a form cell: ``cellView: form`` and a ``#@title``
-    first line, which Colab shows in place of the code) and in JupyterLab (``jupyter.source_hidden``).
+    """A solution's code cell folded in Colab (:func:`colab_form`) and in JupyterLab
+    (``jupyter.source_hidden``).
 
     Its stored outputs are dropped: Colab hides a form cell's code but shows its output, so a
     solution's printed numbers and figures would sit in plain view under the exercise. The student
     runs the cell to see them."""
-    source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-    cell["source"] = f"#@title Solution to {heading}\n{source}"
-    cell["metadata"]["cellView"] = "form"
+    colab_form(cell, f"#@title Solution to {heading}")
     cell["metadata"].setdefault("jupyter", {}).update(FOLDED)
     cell["outputs"], cell["execution_count"] = [], None
 
@@ -305,9 +310,7 @@ def check_form(cell: dict) -> None:
     """A check cell (tag ``check``, folded in the book) folded in Colab as a form cell titled
     ``CHECK_TITLE``. JupyterLab keeps it open, as with the MyST sources: a collapsed input keeps its
     "[ ]" prompt after Run All, which reads as "not run" (tests/content/test_check_cells.py)."""
-    source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-    cell["source"] = f"{CHECK_TITLE}\n{source}"
-    cell["metadata"]["cellView"] = "form"
+    colab_form(cell, CHECK_TITLE)
 
 
 def description_cell(cell: dict) -> dict | None:
@@ -371,8 +374,8 @@ def convert(app: Sphinx, docname: str, base: str) -> dict:
             form_cell(cell, heading)
         elif "check" in cell["metadata"].get("tags", []):
             check_form(cell)
-        elif setup_cell.is_setup_cell(cell):
-            setup_cell.fold_for_colab(cell)
+        elif setup_cell.is_setup_cell(cell):  # collapsed in JupyterLab by its committed metadata
+            colab_form(cell, setup_cell.COLAB_TITLE)
         for output in cell.get("outputs", []):
             slider_placeholder(output)
         described = description_cell(cell)

@@ -36,7 +36,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from . import CHAPTERS, ROOT, book_version
+from . import CHAPTERS, ROOT, book_version, content
 
 HOMEWORK = sorted((ROOT / "notebooks" / "homework").glob("hw*.ipynb"))
 DISTRIBUTION = "perceptron-course"
@@ -44,7 +44,7 @@ FIRST_LINE = "# Setup: the book's `perceptron` package"
 TAGS = ["remove-cell"]  # hidden in the HTML book; nbval and every Jupyter still run it
 JUPYTER = {"source_hidden": True}  # folded in JupyterLab and Notebook 7 (a click shows it): nobody need read it
 # Colab ignores jupyter.source_hidden: it folds a form cell (cellView "form"), showing this first line's
-# title in place of the code. The Jupyter-native copies Colab opens get it (coursebook.notebooks).
+# title in place of the code. The Jupyter-native copies Colab opens get it (coursebook.notebooks.colab_form).
 COLAB_TITLE = "# @title Setup: run this cell first (you need not read it)"
 
 TEMPLATE = '''\
@@ -134,32 +134,20 @@ def cell_source(homework: bool = False, url: str | None = None) -> str:
     return TEMPLATE.format(**fields)
 
 
-def _text(cell) -> str:
-    source = cell["source"]
-    return "".join(source) if isinstance(source, list) else source
+def _untitled(text: str) -> tuple[bool, str]:
+    """Whether ``text`` starts with the Colab title of a Jupyter-native copy, and the text after it."""
+    titled = text.startswith(COLAB_TITLE + "\n")
+    return titled, text[len(COLAB_TITLE) + 1:] if titled else text
 
 
 def is_setup_cell(cell) -> bool:
     """The setup cell, in a committed notebook or in a Jupyter-native copy (after its Colab title)."""
-    text = _text(cell)
-    if text.startswith(COLAB_TITLE + "\n"):
-        text = text[len(COLAB_TITLE) + 1:]
-    return cell["cell_type"] == "code" and text.startswith(FIRST_LINE)
-
-
-def fold_for_colab(cell: dict) -> None:
-    """Make the setup cell a Colab form cell: titled ``COLAB_TITLE``, code folded; its output (the one
-    line saying what it installed) stays in view. Idempotent."""
-    if not _text(cell).startswith(COLAB_TITLE + "\n"):
-        cell["source"] = f"{COLAB_TITLE}\n{_text(cell)}"
-    cell["metadata"]["cellView"] = "form"
-    cell["metadata"].setdefault("jupyter", {}).update(JUPYTER)
+    return cell["cell_type"] == "code" and _untitled(content.source(cell))[1].startswith(FIRST_LINE)
 
 
 def write_source(cell, source: str) -> None:
     """Give a setup cell the template's ``source``, keeping the Colab title of a Jupyter-native copy."""
-    titled = _text(cell).startswith(COLAB_TITLE + "\n")
-    cell["source"] = f"{COLAB_TITLE}\n{source}" if titled else source
+    cell["source"] = f"{COLAB_TITLE}\n{source}" if _untitled(content.source(cell))[0] else source
 
 
 def update(path: Path, homework: bool, check: bool) -> bool:
