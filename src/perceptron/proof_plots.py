@@ -28,13 +28,18 @@ def whole_bound(bound: float) -> int:
     return int(np.floor(bound * (1 + 1e-9)))
 
 
-def plot_proof_race(q: ProofQuantities, ax: Axes | None = None, *, legend: bool = True) -> Axes:
-    """The convergence proof as a race on log-log axes, from :func:`perceptron.proof_quantities`.
+def plot_proof_race(
+    q: ProofQuantities, ax: Axes | None = None, *, legend: bool = True, scale: str = "log"
+) -> Axes:
+    """The convergence proof as a race of two lengths, from :func:`perceptron.proof_quantities`.
 
     Draws the proved lower bound ``k g`` on the alignment and the proved upper bound ``sqrt(k) R``
-    on the length (lines of slope 1 and 1/2, crossing at ``k = (R/g)^2``, marked by a dashed
-    vertical line), and the measured alignment ``u.w_k`` and length ``||w_k||`` of the run, all
-    divided by the learning rate. The measured points must stay between the two lines.
+    on the length (crossing at ``k = (R/g)^2``, marked by a dashed vertical line), and the
+    measured alignment ``u.w_k`` and length ``||w_k||`` of the run, all divided by the learning
+    rate. The measured points must stay between the two bounds. On log-log axes the bounds are
+    lines of slope 1 and 1/2 and every update is legible; on linear axes (from ``k = 0``) the
+    bound ``k g`` is a straight line, ``sqrt(k) R`` a curve that flattens, and a run that stops
+    early is a cluster at the left, far from the crossing.
 
     Parameters
     ----------
@@ -43,10 +48,17 @@ def plot_proof_race(q: ProofQuantities, ax: Axes | None = None, *, legend: bool 
     ax : matplotlib Axes, optional
         Where to draw; a new figure when omitted.
     legend : bool, default True
+    scale : {"log", "linear"}, default "log"
+        The scale of both axes.
 
     Returns
     -------
     matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        If ``scale`` is neither ``"log"`` nor ``"linear"``.
 
     Examples
     --------
@@ -58,14 +70,25 @@ def plot_proof_race(q: ProofQuantities, ax: Axes | None = None, *, legend: bool 
     '2 mistakes, bound 2'
     >>> plt.close(ax.figure)
     """
+    if scale not in ("log", "linear"):
+        raise ValueError(f"scale must be 'log' or 'linear', got {scale!r}")
     ax = new_axes(ax, size=(5.6, 3.8))
-    k = np.geomspace(1, 1.6 * max(q.bound, 1.0), 100)
-    ax.loglog(k, k * q.margin, color=CLASS_COLORS[-1], label="kγ (proved lower bound)")
-    ax.loglog(k, np.sqrt(k) * q.radius, color=CLASS_COLORS[1], label="√k R (proved upper bound)")
-    ax.loglog(q.k, q.alignment, "o", ms=3, color=CLASS_COLORS[-1], label="u·w_k (measured)")
-    ax.loglog(q.k, np.sqrt(q.sq_norm), "s", ms=3, color=CLASS_COLORS[1], label="‖w_k‖ (measured)")
+    if scale == "log":
+        k = np.geomspace(1, 1.6 * max(q.bound, 1.0), 100)
+    else:
+        k = np.linspace(0, 1.15 * max(q.bound, 1.0), 400)
+    ax.plot(k, k * q.margin, color=CLASS_COLORS[-1], label="kγ (proved lower bound)")
+    ax.plot(k, np.sqrt(k) * q.radius, color=CLASS_COLORS[1], label="√k R (proved upper bound)")
+    ax.plot(q.k, q.alignment, "o", ms=3, color=CLASS_COLORS[-1], label="u·w_k (measured)")
+    ax.plot(q.k, np.sqrt(q.sq_norm), "s", ms=3, color=CLASS_COLORS[1], label="‖w_k‖ (measured)")
     ax.axvline(q.bound, color=BOUNDARY_COLOR, ls="--", lw=1, label="k = (R/γ)²")
-    plain_log_ticks(ax)
+    if scale == "log":
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        plain_log_ticks(ax)
+    else:
+        ax.set_xlim(0, k[-1])
+        ax.set_ylim(0, None)
     ax.set_xlabel("update k")
     ax.set_ylabel("alignment and length (÷ η)")
     # The theorem's bound on a whole number of updates is floor((R/g)^2), never the rounded (R/g)^2

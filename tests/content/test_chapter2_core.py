@@ -94,7 +94,7 @@ def test_the_scaling_quick_check_is_answered_on_the_core_path():
     text = " ".join(core_markdown().split())
     assert "If every point is scaled by 10" in text  # the quick check is there ...
     assert "Multiply every $x_i$ by $10$" in text  # ... and the core says why the answer is "not necessarily"
-    assert r"the step of $b$ stays $\eta\, y_i$" in text
+    assert r"The bias step stays $\eta\, y_i$" in text
 
 
 def test_the_core_path_fits_its_reading_time():

@@ -306,16 +306,24 @@ def test_chapter_5_core_proves_one_hypothesis_at_every_update_that_occurs():
     assert ":label: ch5-thm-one" not in bias
 
 
-def test_chapter_5_draws_the_augmented_margin_on_its_core_and_the_home_page_points_there():
+def test_chapter_5_states_the_bias_bound_on_its_core_and_draws_the_augmented_margin_in_an_option():
     """Issue 32: first-year readers found the augmented margin (a max-of-min over planes through the
-    origin of R^(d+1)) the hardest step. The core's bias section, labelled ch5-lifted-margin, draws the
-    lifted points with the tilted plane (a cell of that section, before its optional subsection) and
-    states both distances of the closest point with the numbers the cell prints, the one to the plane
-    the smaller; the whole game links there instead of deferring the picture."""
+    origin of R^(d+1)) the hardest step, and its 3-D picture the costliest on the core path. The
+    core's bias section states the lifting and the bound with a figure-free paragraph; the optional
+    subsection labelled ch5-lifted-margin draws the lifted points with the tilted plane and states both
+    distances of the closest point with the numbers the cell prints, the one to the plane the smaller;
+    the whole game links there."""
     cells_ = json.loads((ROOT / "notebooks" / "05_convergence.ipynb").read_text(encoding="utf-8"))["cells"]
     sources = ["".join(c["source"]) for c in cells_]
-    start = next(i for i, s in enumerate(sources) if s.startswith("(ch5-lifted-margin)=\n## With a bias:"))
+    core = next(i for i, s in enumerate(sources) if s.startswith("## With a bias:"))
+    start = next(i for i, s in enumerate(sources)
+                 if s.startswith("(ch5-lifted-margin)=\n### The lifted margin, drawn (optional)"))
     end = next(i for i, s in enumerate(sources) if s.startswith("### The theorem for the default bias (optional)"))
+    assert core < start < end
+    assert all(cells_[i]["cell_type"] == "markdown" for i in range(core, start)), "no figure on the core"
+    said = one_line("\n".join(sources[core:start]))
+    assert r"$\tilde w \cdot \tilde x_i = w \cdot x_i + b$" in said and "173.1" in said
+    assert "the appended $1$ does not scale" in said
     figure = next(i for i in range(start, end) if "plot_lifted_margin(" in sources[i])
     printed = "".join("".join(o.get("text", "")) for o in cells_[figure]["outputs"])
     to_line, to_plane = re.search(r"closest point: ([\d.]+) from the line, ([\d.]+) from the plane", printed).groups()

@@ -133,6 +133,28 @@ def test_proof_race_plots_the_measured_run_between_the_proved_bounds():
     assert plot_proof_race(q, legend=False).get_legend() is None
 
 
+def test_proof_race_on_linear_axes_starts_at_zero_and_shows_the_crossing():
+    # Chapter 5's core draws the race on linear axes: the bounds from k = 0, the crossing in view.
+    from perceptron import datasets, proof_quantities, train
+    from perceptron.proof_plots import plot_proof_race
+
+    X, y = datasets.make_separable(80, 5, margin=0.02, bias="none", seed=0)
+    q = proof_quantities(X, y, train(X, y, bias="none", record=True), bias="none")
+    ax = plot_proof_race(q, scale="linear")
+    assert ax.get_xscale() == ax.get_yscale() == "linear"
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    lower, upper = lines["kγ (proved lower bound)"], lines["√k R (proved upper bound)"]
+    k = lower.get_xdata()
+    assert k[0] == 0 and ax.get_xlim()[0] == 0 and ax.get_xlim()[1] > q.bound
+    np.testing.assert_allclose(lower.get_ydata(), k * q.margin)
+    np.testing.assert_allclose(upper.get_ydata(), np.sqrt(k) * q.radius)
+    np.testing.assert_allclose(lines["u·w_k (measured)"].get_ydata(), q.alignment)
+    assert lines["k = (R/γ)²"].get_xdata()[0] == pytest.approx(q.bound)
+    with pytest.raises(ValueError, match="scale must be 'log' or 'linear'"):
+        plot_proof_race(q, scale="loglog")
+    plt.close("all")
+
+
 def test_proof_race_title_gives_the_whole_number_of_updates_the_theorem_allows():
     # Chapter 5's first run has (R/gamma)^2 = 681.6: the theorem allows floor(681.6) = 681 updates,
     # and the title said "bound 682" (the bound rounded to the nearest whole number).
