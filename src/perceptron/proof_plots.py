@@ -79,8 +79,11 @@ def plot_proof_race(
         k = np.linspace(0, 1.15 * max(q.bound, 1.0), 400)
     ax.plot(k, k * q.margin, color=CLASS_COLORS[-1], label="kγ (proved lower bound)")
     ax.plot(k, np.sqrt(k) * q.radius, color=CLASS_COLORS[1], label="√k R (proved upper bound)")
-    ax.plot(q.k, q.alignment, "o", ms=3, color=CLASS_COLORS[-1], label="u·w_k (measured)")
-    ax.plot(q.k, np.sqrt(q.sq_norm), "s", ms=3, color=CLASS_COLORS[1], label="‖w_k‖ (measured)")
+    # the length as open squares under the alignment's dots: the two nearly coincide once the run
+    # points the right way, and filled squares hid the dots
+    ax.plot(q.k, np.sqrt(q.sq_norm), "s", ms=5, mfc="none", mew=1, color=CLASS_COLORS[1],
+            label="‖w_k‖ (measured)")
+    ax.plot(q.k, q.alignment, "o", ms=2.5, color=CLASS_COLORS[-1], label="u·w_k (measured)")
     ax.axvline(q.bound, color=BOUNDARY_COLOR, ls="--", lw=1, label="k = (R/γ)²")
     if scale == "log":
         ax.set_xscale("log")
@@ -89,8 +92,13 @@ def plot_proof_race(
     else:
         ax.set_xlim(0, k[-1])
         ax.set_ylim(0, None)
+        if len(q.k):  # where the run stopped, which a cluster at the left hides
+            last = (q.k[-1], np.sqrt(q.sq_norm[-1]))
+            ax.annotate(f"the run stops\nafter {len(q.k)} updates", last, xytext=(0.3, 0.16),
+                        textcoords="axes fraction", fontsize="small",
+                        arrowprops={"arrowstyle": "->", "color": BOUNDARY_COLOR})
     ax.set_xlabel("update k")
-    ax.set_ylabel("alignment and length (÷ η)")
+    ax.set_ylabel("alignment and length, divided by η")
     # The theorem's bound on a whole number of updates is floor((R/g)^2), never the rounded (R/g)^2
     # (681.6 allows 681 updates, not 682); the tolerance keeps an exact 2 from rounding down to 1.
     ax.set_title(f"{len(q.k)} mistakes, bound {whole_bound(q.bound)}", y=TITLE_Y)

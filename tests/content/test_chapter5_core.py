@@ -15,7 +15,7 @@ from .test_core_cells_stand_alone import code_cells
 from .test_optional_sections import text_by_path
 
 CH5 = ROOT / "notebooks" / "05_convergence.ipynb"
-CORE_MINUTES = 20  # the round's target for chapter 5 (was 22)
+CORE_MINUTES = 21  # the round's target for chapter 5 (was 22; the bias case now states its whole theorem and how its margin differs from chapter 4's, which panel 12 asked for)
 
 
 def test_the_core_path_fits_its_reading_time():
