@@ -283,9 +283,9 @@ def turning_slider(X: Any, y: Any, best: Any, pivot: Any, turns: Sequence[int], 
         w, b = turned_line(best.w, pivot, theta)
         return (f"Left: the maximum-margin line turned {theta:+d}°, margin "
                 f"{geometric_margin(X, y, w, b):+.4f} (set by the ringed point) against "
-                f"γ* = {best.gamma:.4f} (dotted line); "
+                f"γ* = {best.gamma:.4f} of the maximum-margin line (dotted); "
                 + describe_classifier(X, y, w, b)
-                + ". Right: the margin against the rotation, -90° to 90°.")
+                + ". Right: the margin against the rotation, -90° to 90°, γ* dashed.")
 
     return SliderFigure(draw, list(turns), name="rotation (degrees)", fmt="{:+d}°", initial=initial,
                         alt=describe)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,35 @@ def test_a_homework_is_built_once_per_key_and_shared(tmp_path_factory, tmp_path,
     assert len(calls) == 5
     with pytest.raises(ValueError, match="not the one of"):
         homework_builds.homework_build(tmp_path_factory, "hw1_perceptron", master=master)
+
+
+def test_threads_of_one_worker_create_its_base_folder_one_at_a_time(tmp_path, monkeypatch):
+    """test_homework's `built` fixture builds two homeworks in two threads, and both asked pytest for
+    the worker's base folder at once: getbasetemp() removes and recreates it on first use, so the
+    second thread failed with FileExistsError (37 errors in a CI rehearsal)."""
+    from _pytest.tmpdir import TempPathFactory
+
+    factory = TempPathFactory(tmp_path / "popen-gw0", 3, "all", trace=lambda *a: None, _ispytest=True)
+    inside, most, original = [0], [0], factory.getbasetemp
+
+    def slow():
+        inside[0] += 1
+        most[0] = max(most[0], inside[0])
+        time.sleep(0.2)
+        try:
+            return original()
+        finally:
+            inside[0] -= 1
+
+    monkeypatch.setattr(factory, "getbasetemp", slow)
+    found = []
+    threads = [threading.Thread(target=lambda: found.append(homework_builds.shared_folder(factory)))
+               for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert most[0] == 1 and len(found) == 3 and len(set(found)) == 1
 
 
 def test_wheel_builds_of_one_checkout_take_turns(tmp_path):

@@ -31,6 +31,7 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -43,12 +44,17 @@ READY = "ready.json"
 # The private secret of the tests that need homework 1 under one (the one issue 22 saw mangled), so
 # that they share one build: test_publishing.py's variants, test_homework.py's secret hygiene.
 PRIVATE_SECRET = 'Tulip$Rose&"8831'
+# pytest's getbasetemp() is not thread-safe: on first use it removes and recreates the worker's base
+# folder (xdist gives each worker one), so two threads of a fixture's pool (test_homework's `built`)
+# entering it together raced (FileExistsError, or one removing the other's folder).
+_BASETEMP = threading.Lock()
 
 
 def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder of this session that every xdist worker sees: the parent of the workers' base
     temporary folders (``pytest-N/popen-gwK``); without xdist, the session's own base folder."""
-    base = tmp_path_factory.getbasetemp()
+    with _BASETEMP:
+        base = tmp_path_factory.getbasetemp()
     folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "homework-builds"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
