@@ -140,7 +140,7 @@ def updates_slider(X: Any, y: Any, run: Any, *, initial: int = 0) -> SliderFigur
             return ax.figure
         u = history[k - 1]  # update k; u.epoch: the pass it happened in
         ax = plot_classifier(X, y, w, b, highlight=u.index, legend=False,
-                             title=f"update {k} (epoch {u.epoch}) on point {u.index}: {errors[k]} errors left")
+                             title=f"update {k} (epoch {u.epoch}) on point {u.index}: {errors[k]} errors")
         if np.any(states[k - 1][0]):  # before update 1, w = 0: no boundary to dash (nor its note)
             plot_hyperplane(*states[k - 1], ax, shade=False, normal=False, linestyle="--", label=None)
         return ax.figure
@@ -150,8 +150,11 @@ def updates_slider(X: Any, y: Any, run: Any, *, initial: int = 0) -> SliderFigur
             return "Start, w = 0 and b = 0: " + describe_classifier(X, y, *states[0])
         u = history[k - 1]
         before = "previous boundary dashed" if np.any(states[k - 1][0]) else "no boundary before it (w was 0)"
+        # the title's count is of errors (sgn(w.x + b) != y), the description's of mistakes
+        # (y (w.x + b) <= 0): name both, as a +1 point on the line is one and not the other
         return (f"After update {k} (epoch {u.epoch}) on the ringed point {u.index}, {before}: "
-                + describe_classifier(X, y, *states[k]))
+                + describe_classifier(X, y, *states[k])
+                + f"; {errors[k]} errors (points with sgn(w·x + b) ≠ y)")
 
     return SliderFigure(draw, list(range(len(states))), name="update k", initial=initial, alt=describe)
 

@@ -182,7 +182,7 @@ def test_every_frame_the_prose_quotes_is_printed(pdf_text):
             assert prints, f"{doc}: no strip of the slider {name!r}"
             assert any(set(map(str, labels)) <= set(f) for f in prints), f"{doc}: {name!r} prints {prints}, not {labels}"
     # Chapter 2: "the count of errors goes up at some updates (from 3 to 6 at update 4)": the frames
-    # before and after update 4, each titled with its count of errors left.
+    # before and after update 4, each titled with its count of errors.
     update = int(re.search(r"from \d+ to \d+ at update (\d+)", text).group(1))
     chapter_2 = [frames for name, frames in shown if name == "update k" and "0" in frames]
     assert len(chapter_2) == 1 and {str(update - 1), str(update)} <= set(chapter_2[0]), shown
