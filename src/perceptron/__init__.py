@@ -38,7 +38,7 @@ from .losses import (
     perceptron_loss,
     total_loss,
 )
-from .margins import functional_margins, geometric_margin, max_margin, radius, svm_dual
+from .margins import functional_margins, geometric_margin, max_margin, moved_errors, radius, svm_dual
 from .multiclass import (
     kesler_points,
     kesler_train,
@@ -159,6 +159,7 @@ __all__ = [
     "losses",
     "max_margin",
     "mistake_bound",
+    "moved_errors",
     "multiclass_hinge_bound",
     "multiclass_margin",
     "multiclass_mistake_bound",

@@ -6,7 +6,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import linprog, minimize, nnls
 
-from ._validation import check_offset, check_scalar, check_w, check_X, check_Xy
+from ._validation import check_integer, check_offset, check_scalar, check_w, check_X, check_Xy
+from .linear import predict
 from .results import MaxMargin
 
 
@@ -57,6 +58,69 @@ def geometric_margin(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -
     if norm == 0.0:
         raise ValueError("w is the zero vector: it defines no hyperplane, so there is no geometric margin")
     return float(margins.min() / norm)
+
+
+def moved_errors(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float, size: float, *,
+                 trials: int = 500, seed: int | None = None) -> int:
+    """Count the misclassified points when every point moves by a random step of length at most ``size``.
+
+    Each of ``trials`` trials moves every point ``x_i`` to ``x_i + s_i``, with ``s_i`` drawn
+    uniformly from the ball of radius ``size`` (a uniform direction, and a length ``size * u**(1/d)``
+    for ``u`` uniform on [0, 1], so that steps are spread evenly over the ball rather than crowded
+    at its centre), and counts the moved points that ``(w, b)`` classifies wrongly
+    (``sgn(w.x + b) != y``, with sgn(0) = +1). The same ``seed`` draws the same steps for every
+    classifier, so two classifiers can be compared on identical moves.
+
+    If ``size`` is less than the geometric margin of ``(w, b)``, no moved point reaches the
+    hyperplane and the count is 0.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+    y : array_like of shape (n_samples,), labels in {-1, +1}
+    w : array_like of shape (n_features,), not zero
+    b : float
+    size : float
+        The largest length of a step, > 0.
+    trials : int, default 500
+        Independent trials, each moving every point once.
+    seed : int or None
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    int
+        Misclassified moved points, summed over the trials (at most ``trials * n_samples``).
+
+    Raises
+    ------
+    ValueError
+        On invalid data, a zero ``w``, a ``size`` that is not positive, or fewer than one trial.
+
+    Examples
+    --------
+    >>> X, y = [[2.0, 0.0], [-2.0, 0.0]], [1, -1]
+    >>> moved_errors(X, y, [1.0, 0.0], 0.0, 1.9, seed=0)  # the margin is 2: no point can cross
+    0
+    """
+    X, y = check_Xy(X, y)
+    w = check_w(w, X.shape[1])
+    b = check_scalar(b, "b")
+    if not np.any(w):
+        raise ValueError("w is the zero vector: it defines no hyperplane")
+    size = check_scalar(size, "size")
+    if size <= 0:
+        raise ValueError(f"size must be positive, got {size}")
+    trials = check_integer(trials, "trials", 1)
+    rng = np.random.default_rng(seed)
+    n, d = X.shape
+    wrong = 0
+    for _ in range(trials):
+        step = rng.normal(size=(n, d))  # a uniform direction for each point
+        length = size * rng.uniform(size=(n, 1)) ** (1 / d)  # uniform over the ball
+        step *= length / np.linalg.norm(step, axis=1, keepdims=True)
+        wrong += int(np.sum(predict(X + step, w, b) != y))
+    return wrong
 
 
 def radius(X: ArrayLike) -> float:

@@ -23,6 +23,10 @@ from .plotting import plot_classifier, plot_hyperplane, plot_margin
 from .widgets import SliderFigure, describe_classifier
 
 
+def _errors(n: int) -> str:
+    """``"1 error"``, ``"6 errors"``: a frame's count of errors, in words."""
+    return f"{n} error" if n == 1 else f"{n} errors"
+
 def unit_vector(angle: float) -> Any:
     """The unit vector of the plane at ``angle`` degrees from the first axis.
 
@@ -140,7 +144,7 @@ def updates_slider(X: Any, y: Any, run: Any, *, initial: int = 0) -> SliderFigur
             return ax.figure
         u = history[k - 1]  # update k; u.epoch: the pass it happened in
         ax = plot_classifier(X, y, w, b, highlight=u.index, legend=False,
-                             title=f"update {k} (epoch {u.epoch}) on point {u.index}: {errors[k]} errors")
+                             title=f"update {k} (epoch {u.epoch}) on point {u.index}: {_errors(errors[k])}")
         if np.any(states[k - 1][0]):  # before update 1, w = 0: no boundary to dash (nor its note)
             plot_hyperplane(*states[k - 1], ax, shade=False, normal=False, linestyle="--", label=None)
         return ax.figure
@@ -154,7 +158,7 @@ def updates_slider(X: Any, y: Any, run: Any, *, initial: int = 0) -> SliderFigur
         # (y (w.x + b) <= 0): name both, as a +1 point on the line is one and not the other
         return (f"After update {k} (epoch {u.epoch}) on the ringed point {u.index}, {before}: "
                 + describe_classifier(X, y, *states[k])
-                + f"; {errors[k]} errors (points with sgn(w·x + b) ≠ y)")
+                + f"; {_errors(errors[k])} (points with sgn(w·x + b) ≠ y)")
 
     return SliderFigure(draw, list(range(len(states))), name="update k", initial=initial, alt=describe)
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from scipy.optimize import nnls
 from sklearn.svm import SVC
 
+import perceptron as pc
 from perceptron import datasets, functional_margins, geometric_margin, max_margin, radius
 from tests.package.strategies import separable_data
 
@@ -262,3 +263,44 @@ def test_same_point_with_both_labels_is_not_separable():
         max_margin([[1.0, 1.0], [1.0, 1.0]], [1, -1])
     with pytest.raises(ValueError, match="not linearly separable"):
         max_margin([[0.0, 0.0], [0.0, 0.0]], [1, -1])
+
+
+def test_moved_errors_is_zero_below_the_margin_and_counts_crossings_above_it():
+    # Chapter 4's robustness claim: no moved point crosses when every step is shorter than gamma.
+    X, y = pc.datasets.make_separable(40, margin=0.1, seed=2)
+    best = pc.max_margin(X, y)
+    assert pc.moved_errors(X, y, best.w, best.b, 0.999 * best.gamma, trials=200, seed=3) == 0
+    wide = pc.moved_errors(X, y, best.w, best.b, 3 * best.gamma, trials=200, seed=3)
+    assert 0 < wide <= 200 * len(X)
+    # the same seed draws the same steps: the count is a function of (classifier, seed)
+    assert pc.moved_errors(X, y, best.w, best.b, 3 * best.gamma, trials=200, seed=3) == wide
+
+
+def test_moved_errors_steps_are_uniform_in_the_ball():
+    # A point on the line w = e_1, b = 0, labelled -1, is an error exactly when its step has a
+    # first coordinate >= 0: half the time. A point at distance t = 0.5 on the +1 side crosses only
+    # when the step's first coordinate is below -t, which for a step uniform in the unit ball of
+    # R^3 happens with probability (1 - t)^2 (2 + t) / 4 (a cap of the ball). A second point far on
+    # the -1 side (never moved across) gives the data both labels.
+    for d in (2, 3):
+        far, w = -10 * np.eye(d)[0], np.eye(d)[0]
+        X, y = np.vstack([np.zeros(d), far, -far]), np.array([-1, -1, 1])
+        assert abs(pc.moved_errors(X, y, w, 0.0, 1.0, trials=4000, seed=0) / 4000 - 0.5) < 0.03
+    X = np.array([[0.5, 0.0, 0.0], [-10.0, 0.0, 0.0]])
+    share = pc.moved_errors(X, np.array([1, -1]), np.eye(3)[0], 0.0, 1.0, trials=20000, seed=1) / 20000
+    assert abs(share - (0.5**2) * 2.5 / 4) < 0.01
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"size": 0.0}, "size must be positive"),
+    ({"size": float("nan")}, "size must be finite"),
+    ({"trials": 0}, "trials must be >= 1"),
+    ({"trials": 2.5}, "trials must be an integer"),
+    ({"w": [0.0, 0.0]}, "zero vector"),
+    ({"w": [1.0]}, "w"),
+])
+def test_moved_errors_refuses_bad_input_with_a_named_reason(kwargs, message):
+    X, y = [[1.0, 0.0], [-1.0, 0.0]], [1, -1]
+    args = {"w": [1.0, 0.0], "size": 0.5, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        pc.moved_errors(X, y, args.pop("w"), 0.0, args.pop("size"), **args)

@@ -73,8 +73,9 @@ def test_updates_slider_has_a_frame_per_update_and_dashes_the_previous_boundary(
     for j in range(1, k + 1):  # the title's count of errors is named in the description
         w, b = run.history[j - 1].w, run.history[j - 1].b
         made = pc.count_errors(X, y, w, b, rule="sign")
-        assert f"{made} errors (points with sgn(w·x + b) ≠ y)" in slider.alt_text(j)
-        assert _title(slider.draw(j)).endswith(f": {made} errors")
+        said = "1 error" if made == 1 else f"{made} errors"  # "1 errors" was printed
+        assert f"{said} (points with sgn(w·x + b) ≠ y)" in slider.alt_text(j)
+        assert _title(slider.draw(j)).endswith(f": {said}")
     # Update 1 follows w = 0, which has no boundary: nothing dashed, and no "w = 0" note on the
     # picture of a w that is no longer 0 (a first-year reader took it for the current state).
     first = slider.draw(1)
