@@ -38,8 +38,9 @@ def plot_proof_race(
     measured alignment ``u.w_k`` and length ``||w_k||`` of the run, all divided by the learning
     rate. The measured points must stay between the two bounds. On log-log axes the bounds are
     lines of slope 1 and 1/2 and every update is legible; on linear axes (from ``k = 0``) the
-    bound ``k g`` is a straight line, ``sqrt(k) R`` a curve that flattens, and a run that stops
-    early is a cluster at the left, far from the crossing.
+    bound ``k g`` is a straight line, ``sqrt(k) R`` a curve that rises ever more slowly, and a
+    run that stops early is a cluster at the left, far from the crossing, with an arrow where it
+    stops.
 
     Parameters
     ----------

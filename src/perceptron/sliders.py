@@ -27,6 +27,7 @@ def _errors(n: int) -> str:
     """``"1 error"``, ``"6 errors"``: a frame's count of errors, in words."""
     return f"{n} error" if n == 1 else f"{n} errors"
 
+
 def unit_vector(angle: float) -> Any:
     """The unit vector of the plane at ``angle`` degrees from the first axis.
 

@@ -45,7 +45,7 @@ TINKERING: dict[str, list[tuple[str, str]]] = {
                (r"default_rng\(0\)", "default_rng(5)"), (r"\beta=0\.5\b", "eta=2.0")],
     "04_margins": [(r"make_separable\(40\b", "make_separable(25"), (r"\bseed=2\b", "seed=6"),
                    (r"\bseed=100\b", "seed=101"), (r"default_rng\(0\)", "default_rng(3)"),
-                   (r"default_rng\(1\)", "default_rng(8)")],
+                   (r"\bseed=1\b", "seed=8")],
     "05_convergence": [(r"make_separable\(80\b", "make_separable(60"), (r"\bseed=0\b", "seed=5"),
                        (r"\bseed=11\b", "seed=12"), (r"\bseed=3\b", "seed=4"), (r"\beta=0\.1\b", "eta=0.7")],
     "06_nonseparable": [(r"make_overlapping\(100\b", "make_overlapping(70"), (r"\bseed=1\b", "seed=4"),
