@@ -6,8 +6,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import linprog, minimize, nnls
 
-from ._validation import check_integer, check_offset, check_scalar, check_w, check_X, check_Xy
-from .linear import predict
+from ._validation import check_integer, check_offset, check_positive, check_scalar, check_w, check_X, check_Xy
+from .datasets import _uniform_ball
+from .linear import count_errors
 from .results import MaxMargin
 
 
@@ -108,18 +109,13 @@ def moved_errors(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float, size: float
     b = check_scalar(b, "b")
     if not np.any(w):
         raise ValueError("w is the zero vector: it defines no hyperplane")
-    size = check_scalar(size, "size")
-    if size <= 0:
-        raise ValueError(f"size must be positive, got {size}")
+    size = check_positive(size, "size")
     trials = check_integer(trials, "trials", 1)
     rng = np.random.default_rng(seed)
-    n, d = X.shape
     wrong = 0
     for _ in range(trials):
-        step = rng.normal(size=(n, d))  # a uniform direction for each point
-        length = size * rng.uniform(size=(n, 1)) ** (1 / d)  # uniform over the ball
-        step *= length / np.linalg.norm(step, axis=1, keepdims=True)
-        wrong += int(np.sum(predict(X + step, w, b) != y))
+        step = _uniform_ball(rng, *X.shape) * size
+        wrong += count_errors(X + step, y, w, b, rule="sign")
     return wrong
 
 

@@ -292,7 +292,7 @@ def test_moved_errors_steps_are_uniform_in_the_ball():
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"size": 0.0}, "size must be positive"),
+    ({"size": 0.0}, "size must be > 0"),
     ({"size": float("nan")}, "size must be finite"),
     ({"trials": 0}, "trials must be >= 1"),
     ({"trials": 2.5}, "trials must be an integer"),
